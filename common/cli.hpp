@@ -1,0 +1,53 @@
+#pragma once
+#include "border.hpp"
+#include "device.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace sdk {
+
+// A mistake on the command line: exit status 2, like CLI11's own parse errors.
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The options every sample shares (see README): device choice, files, border, checks, timing.
+struct CommonOptions {
+    DeviceSelection device;
+    bool list_devices = false;
+    std::filesystem::path input;                       // default: bundled assets/input.bmp
+    std::filesystem::path output = "output.bmp";
+    std::optional<std::filesystem::path> save_raw;     // folder for .npy files
+    Border border = Border::replicate;
+    bool verify = false;
+    bool quiet = false;
+    unsigned iterations = 0;                           // -n: timed repetitions after a warm-up
+};
+
+// The bundled photograph, found next to the executable.
+std::filesystem::path default_input_image();
+
+void add_common_options(CLI::App& app, CommonOptions& options);
+
+// "out.bmp" + "-dX" -> "out-dX.bmp": the naming of a sample's secondary output files.
+std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix);
+
+// Parses the command line, handles --help and --list-devices, then runs the sample's body.
+// Every failure becomes one line on stderr, "<sample>: <what and why>", and an exit status:
+// 0 success, 2 usage error, 1 anything else. A kernel build failure also prints the build log.
+int run_sample(CLI::App& app, int argc, char** argv, const CommonOptions& options,
+               const std::function<void()>& body);
+
+}  // namespace sdk
+
+namespace sdk {
+// A stream that discards everything: what -q/--quiet prints to.
+std::ostream& null_stream();
+}  // namespace sdk

@@ -1,0 +1,60 @@
+#pragma once
+#include "../border.hpp"
+#include "../device.hpp"
+#include "../image.hpp"
+#include "../reference/sobel_reference.hpp"
+#include "../work_size.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sdk {
+
+// The three Sobel kernels of the samples, from naive to data reuse.
+enum class SobelVariant {
+    no_vectors,  // kernels/sobel_no_vectors.cl: one pixel per work-item
+    vector_16x1, // kernels/sobel.cl sobel_16x1: 16 outputs along a row per work-item
+    vector_16x4, // kernels/sobel.cl sobel_16x4: 16x4 outputs, input rows reused
+};
+std::string variant_name(SobelVariant variant);
+
+// Runs one Sobel kernel on the device: build once, then upload an image, run, read back.
+// The host side of the technique; the sample's main.cpp tells the story around it.
+class SobelFilter {
+public:
+    SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border);
+
+    // Allocates device buffers for this image size and copies the luminance in.
+    cl::Event upload(const Image& luminance);
+    // Fills dX and dY with `value` (tests poison them so that pixels a kernel skips show up).
+    void fill_outputs(std::uint8_t value);
+    // One run of the kernel over the uploaded image; the event times it.
+    cl::Event run();
+    // floor(sqrt(dX^2 + dY^2)) on the device, from the last run's gradients.
+    cl::Event run_magnitude();
+
+    SobelGradients download(cl::Event* event = nullptr);
+    std::vector<std::uint8_t> download_magnitude(cl::Event* event = nullptr);
+
+    const LaunchSize& launch_size() const { return launch_; }
+    // Bytes the kernel must move: the image read once, dX and dY written once.
+    std::uint64_t bytes_moved() const { return 3 * pixel_count(); }
+    std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
+
+private:
+    OpenClContext cl_;
+    SobelVariant variant_;
+    cl::Program program_;
+    cl::Kernel kernel_;
+    cl::Kernel magnitude_kernel_;
+    cl::Buffer luminance_;
+    cl::Buffer gradient_x_;
+    cl::Buffer gradient_y_;
+    cl::Buffer magnitude_;
+    LaunchSize launch_;
+    std::size_t width_ = 0;
+    std::size_t height_ = 0;
+};
+
+}  // namespace sdk

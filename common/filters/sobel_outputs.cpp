@@ -1,0 +1,64 @@
+#include "sobel_outputs.hpp"
+
+#include "../bmp.hpp"
+#include "../npy.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace sdk {
+
+std::vector<std::filesystem::path> sobel_output_paths(const CommonOptions& options)
+{
+    return {options.output, with_suffix(options.output, "-dX"), with_suffix(options.output, "-dY")};
+}
+
+namespace {
+Image grey_image(const Image& like, std::vector<std::uint8_t> pixels)
+{
+    return Image{like.width, like.height, 1, std::move(pixels)};
+}
+}  // namespace
+
+void write_sobel_outputs(const CommonOptions& options, const Image& luminance,
+                         const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude)
+{
+    const auto paths = sobel_output_paths(options);
+    write_bmp(paths[0], grey_image(luminance, magnitude));
+    write_bmp(paths[1], grey_image(luminance, absolute_values(gradients.dx)));
+    write_bmp(paths[2], grey_image(luminance, absolute_values(gradients.dy)));
+    if (options.save_raw) {
+        const auto& folder = *options.save_raw;
+        std::filesystem::create_directories(folder);
+        write_npy(folder / "dx.npy", gradients.dx, luminance.height, luminance.width);
+        write_npy(folder / "dy.npy", gradients.dy, luminance.height, luminance.width);
+        write_npy(folder / "magnitude.npy", magnitude, luminance.height, luminance.width);
+        write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
+    }
+}
+
+void verify_sobel(std::ostream& out, const Image& luminance, Border border,
+                  const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude)
+{
+    const SobelGradients expected = sobel_reference(luminance, border);
+    const auto expected_magnitude = gradient_magnitude(expected);
+    int max_error = 0;
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < expected.dx.size(); ++i) {
+        const int error = std::max({std::abs(expected.dx[i] - gradients.dx[i]),
+                                    std::abs(expected.dy[i] - gradients.dy[i]),
+                                    std::abs(expected_magnitude[i] - magnitude[i])});
+        if (error) ++mismatches;
+        max_error = std::max(max_error, error);
+    }
+    if (mismatches == 0) {
+        out << "Verify: dX, dY and magnitude equal the C++ reference (max |difference| 0)\n";
+        return;
+    }
+    throw std::runtime_error("verification failed: " + std::to_string(mismatches) +
+                             " pixels differ from the C++ reference, max |difference| " +
+                             std::to_string(max_error));
+}
+
+}  // namespace sdk

@@ -1,0 +1,23 @@
+#include "sample_io.hpp"
+
+#include "bmp.hpp"
+#include "file_io.hpp"
+#include "luminance.hpp"
+
+namespace sdk {
+
+Image load_luminance(const std::filesystem::path& input,
+                     const std::vector<std::filesystem::path>& outputs)
+{
+    for (const auto& output : outputs) {
+        refuse_overwriting_input(input, output);
+        // Fail now rather than after the work: outputs are written last.
+        const auto folder = output.parent_path();
+        if (!folder.empty() && !std::filesystem::is_directory(folder))
+            throw FileError("cannot write '" + output.string() + "': folder '" + folder.string() +
+                            "' does not exist");
+    }
+    return to_luminance(read_bmp(input));
+}
+
+}  // namespace sdk

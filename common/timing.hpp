@@ -1,0 +1,19 @@
+#pragma once
+#include "opencl.hpp"
+#include "profiling.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <ostream>
+
+namespace sdk {
+
+// Runs `enqueue` once to warm up (first launches pay for lazy compilation and allocation), then
+// `iterations` times, each to completion, and summarizes the kernel times from their events.
+Statistics time_kernel(unsigned iterations, const std::function<cl::Event()>& enqueue);
+
+// "kernel time over 20 runs: median 0.412 ms (min 0.401, max 0.530), 5.73 GB/s"
+void print_kernel_statistics(std::ostream& out, unsigned iterations, const Statistics& ms,
+                             std::uint64_t bytes_moved);
+
+}  // namespace sdk

@@ -1,0 +1,149 @@
+// Every Sobel kernel against the C++ reference, bit for bit, on awkward sizes and every border.
+#include "common/filters/sobel_filter.hpp"
+#include "common/reference/sobel_reference.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace sdk {
+namespace {
+
+using test::test_context;
+
+// A value no kernel writes for these inputs would hide nothing: 0x5A is a plausible dX, but the
+// test runs twice with different poison so a pixel left unwritten cannot match both times.
+constexpr std::uint8_t poisons[] = {0x5A, 0xA5};
+
+// Building a program costs ~0.3 s on PoCL: keep one filter per variant and border.
+SobelFilter& filter_for(SobelVariant variant, Border border)
+{
+    static std::map<std::pair<SobelVariant, Border>, std::unique_ptr<SobelFilter>> filters;
+    auto& filter = filters[{variant, border}];
+    if (!filter) filter = std::make_unique<SobelFilter>(test_context(), variant, border);
+    return *filter;
+}
+
+SobelGradients run_on_device(SobelFilter& filter, const Image& image, std::uint8_t poison)
+{
+    filter.upload(image);
+    filter.fill_outputs(poison);
+    filter.run();
+    return filter.download();
+}
+
+// Random bytes, or (odd seeds) only 0 and 255, which drive gx and gy to their +-1020 limits.
+Image test_image(std::size_t width, std::size_t height, std::uint32_t seed)
+{
+    Image image = test::random_grey_image(width, height, seed);
+    if (seed % 2)
+        for (auto& pixel : image.pixels) pixel = pixel < 128 ? 0 : 255;
+    return image;
+}
+
+class SobelKernelTest : public ::testing::TestWithParam<std::tuple<SobelVariant, Border>> {};
+
+TEST_P(SobelKernelTest, MatchesReferenceOnAwkwardSizes)
+{
+    const auto [variant, border] = GetParam();
+    SobelFilter& filter = filter_for(variant, border);
+    std::uint32_t seed = 1;
+    for (const auto& size : test::awkward_sizes()) {
+        for (const std::uint8_t poison : poisons) {
+            const Image image = test_image(size.width, size.height, seed++);
+            const SobelGradients expected = sobel_reference(image, border);
+            const SobelGradients actual = run_on_device(filter, image, poison);
+            ASSERT_EQ(actual.dx, expected.dx) << "dX differs at " << test::size_name(size);
+            ASSERT_EQ(actual.dy, expected.dy) << "dY differs at " << test::size_name(size);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllVariantsAndBorders, SobelKernelTest,
+    ::testing::Combine(::testing::Values(SobelVariant::no_vectors, SobelVariant::vector_16x1,
+                                         SobelVariant::vector_16x4),
+                       ::testing::Values(Border::replicate, Border::reflect101, Border::constant,
+                                         Border::none)),
+    [](const auto& test_info) {
+        std::string name = variant_name(std::get<0>(test_info.param)) + "_" +
+                           border_name(std::get<1>(test_info.param));
+        for (auto& c : name)
+            if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+        return name;
+    });
+
+TEST(SobelMagnitudeKernel, MatchesHostMagnitudeForEveryGradientPair)
+{
+    // 256 x 256 pixels whose gradients sweep a wide range, including the extremes.
+    const Image image = test_image(256, 256, 7);
+    SobelFilter& filter = filter_for(SobelVariant::vector_16x1, Border::replicate);
+    const SobelGradients gradients = run_on_device(filter, image, 0);
+    filter.run_magnitude();
+    EXPECT_EQ(filter.download_magnitude(), gradient_magnitude(gradients));
+}
+
+TEST(SobelReference, KnownAnswerOnA3x3Ramp)
+{
+    const Image ramp{3, 3, 1, {10, 20, 30, 40, 50, 60, 70, 80, 90}};
+    // Centre: gx = (30 + 120 + 90) - (10 + 80 + 70) = 80; gy = (10 + 40 + 30) - (70 + 160 + 90) = -240.
+    const SobelGradients none = sobel_reference(ramp, Border::none);
+    EXPECT_EQ(none.dx, (std::vector<std::int8_t>{0, 0, 0, 0, 10, 0, 0, 0, 0}));
+    EXPECT_EQ(none.dy, (std::vector<std::int8_t>{0, 0, 0, 0, -30, 0, 0, 0, 0}));
+    // Top-left with replicate: gx = (20 + 40 + 50) - (10 + 20 + 40) = 40, gy = 50 - 170 = -120.
+    const SobelGradients replicate = sobel_reference(ramp, Border::replicate);
+    EXPECT_EQ(replicate.dx[0], 5);
+    EXPECT_EQ(replicate.dy[0], -15);
+}
+
+TEST(SobelReference, ShiftRoundsTowardsMinusInfinity)
+{
+    // Only the top-left pixel is 1: at the centre gx = -1 and gy = 1, so dX = -1 >> 3 = -1.
+    const Image image{3, 3, 1, {1, 0, 0, 0, 0, 0, 0, 0, 0}};
+    const SobelGradients gradients = sobel_reference(image, Border::none);
+    EXPECT_EQ(gradients.dx[4], -1);
+    EXPECT_EQ(gradients.dy[4], 0);
+}
+
+TEST(SobelKernels, KnownAnswerOnTheDevice)
+{
+    const Image ramp{3, 3, 1, {10, 20, 30, 40, 50, 60, 70, 80, 90}};
+    for (const auto variant :
+         {SobelVariant::no_vectors, SobelVariant::vector_16x1, SobelVariant::vector_16x4}) {
+        const SobelGradients gradients =
+            run_on_device(filter_for(variant, Border::none), ramp, 0x77);
+        EXPECT_EQ(gradients.dx, (std::vector<std::int8_t>{0, 0, 0, 0, 10, 0, 0, 0, 0}))
+            << variant_name(variant);
+        EXPECT_EQ(gradients.dy, (std::vector<std::int8_t>{0, 0, 0, 0, -30, 0, 0, 0, 0}))
+            << variant_name(variant);
+    }
+}
+
+TEST(SobelReference, MagnitudeIsTheExactIntegerRoot)
+{
+    EXPECT_EQ(gradient_magnitude(std::int8_t{3}, std::int8_t{4}), 5);
+    EXPECT_EQ(gradient_magnitude(std::int8_t{-128}, std::int8_t{-128}), 181);  // sqrt(32768) = 181.02
+    EXPECT_EQ(gradient_magnitude(std::int8_t{1}, std::int8_t{1}), 1);
+    for (int dx = -128; dx < 128; ++dx)
+        for (int dy = -128; dy < 128; ++dy) {
+            const int root = gradient_magnitude(static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy));
+            ASSERT_LE(root * root, dx * dx + dy * dy);
+            ASSERT_GT((root + 1) * (root + 1), dx * dx + dy * dy);
+        }
+}
+
+TEST(SobelFilter, RefusesAnImageLargerThanTheDeviceCanAllocate)
+{
+    // Not allocated on the host: the size check comes before any buffer.
+    Image huge{1, 1, 1, {0}};
+    huge.width = 1u << 15;
+    huge.height = 1u << 16;  // 2^31 pixels: past what the kernels address
+    SobelFilter& filter = filter_for(SobelVariant::vector_16x1, Border::replicate);
+    EXPECT_THROW(filter.upload(huge), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace sdk

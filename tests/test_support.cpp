@@ -1,0 +1,44 @@
+#include "test_support.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace sdk::test {
+
+const OpenClContext& test_context()
+{
+    static const OpenClContext context = [] {
+        DeviceSelection selection;
+        if (const char* type = std::getenv("SDK_TEST_DEVICE_TYPE")) {
+            if (std::strcmp(type, "gpu") == 0) selection.type = DeviceType::gpu;
+            if (std::strcmp(type, "cpu") == 0) selection.type = DeviceType::cpu;
+        }
+        return make_context(selection);
+    }();
+    return context;
+}
+
+const std::vector<Size>& awkward_sizes()
+{
+    static const std::vector<Size> sizes{
+        {1, 1},   {2, 3},   {3, 2},   {17, 5},  {31, 1},  {1, 33},  {16, 1},   {16, 4},
+        {15, 7},  {18, 3},  {33, 9},  {35, 18}, {64, 4},  {47, 13}, {333, 257}, {1000, 3},
+        {3, 200}, {129, 65}};
+    return sizes;
+}
+
+Image random_grey_image(std::size_t width, std::size_t height, std::uint32_t seed)
+{
+    std::mt19937 generator(seed);
+    std::uniform_int_distribution<int> byte(0, 255);
+    Image image{width, height, 1, std::vector<std::uint8_t>(width * height)};
+    for (auto& pixel : image.pixels) pixel = static_cast<std::uint8_t>(byte(generator));
+    return image;
+}
+
+std::string size_name(const Size& size)
+{
+    return std::to_string(size.width) + "x" + std::to_string(size.height);
+}
+
+}  // namespace sdk::test
