@@ -25,14 +25,16 @@ inline int border_coordinate(int i, int n)
 }
 // [Border coordinate]
 
-// One pixel of an 8-bit image, or the border's substitute outside it. Only the edge paths call
-// this: it costs two comparisons per axis, which the interior paths never pay.
-inline int read_pixel_with_border(__global const uchar* image, int width, int height, int x, int y)
+// One pixel of an 8-bit image whose rows start `row_pitch` bytes apart, or the border's
+// substitute outside it. Only the edge paths call this: it costs two comparisons per axis, which
+// the interior paths never pay.
+inline int read_pixel_with_border(__global const uchar* image, int width, int height,
+                                  int row_pitch, int x, int y)
 {
     const int bx = border_coordinate(x, width);
     const int by = border_coordinate(y, height);
     if (bx < 0 || by < 0) return 0;
-    return image[by * width + bx];
+    return image[by * row_pitch + bx];
 }
 
 // [Border float pixel]

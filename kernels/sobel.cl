@@ -2,124 +2,170 @@
 // the Mali tutorial's design) or a 16x4 block (sobel_16x4, the Adreno post's data reuse).
 // Built together with border.cl and sobel_pixel.cl (see common/filters/sobel_filter.cpp).
 
+
+// Rows start `row_pitch` bytes apart, a multiple of 64 (common/filters/sobel_filter.cpp), so a
+// work-item's 16 pixels x0 .. x0+15 (x0 a multiple of 16) are one aligned 16-byte vector: a
+// single wide load or store, where an unaligned vload16 can become 16 byte accesses.
+
+// [Neighbours]
+// The pixels just left and right of a 16-pixel run, x0-1 and x0+16, as single bytes; at the
+// image's left and right edges the border supplies them. This is a per-work-item choice, not a
+// per-pixel check, so work-items at the edges stay on the fast path.
+inline int neighbour_byte(const __global uchar* row, int x, int width)
+{
+    const int inside = border_coordinate(x, width);
+    return inside < 0 ? 0 : row[inside];
+}
+// [Neighbours]
+
 // [Row terms]
 // Both Sobel masks are separable, so each input row contributes two 16-wide terms:
 //   difference = right - left              (weighted 1, 2, 1 down the rows, gives gx)
 //   smoothing  = left + 2 * centre + right (row above minus row below gives gy)
-// Three overlapping 16-byte loads fetch columns x-1, x and x+1. 16-bit lanes hold every
-// intermediate (|gx|, |gy| <= 1020) and pack twice as many lanes per SIMD register as 32-bit.
-inline void row_terms(const __global uchar* row, short16* difference, short16* smoothing)
+// The left and right vectors are the centre shifted by one pixel, with a neighbour byte shifted
+// in. 16-bit lanes hold every intermediate (|gx|, |gy| <= 1020).
+inline void row_terms(const __global uchar* row, int x0, int width, short16* difference,
+                      short16* smoothing)
 {
-    const short16 left = convert_short16(vload16(0, row - 1));
-    const short16 centre = convert_short16(vload16(0, row));
-    const short16 right = convert_short16(vload16(0, row + 1));
-    *difference = right - left;
-    *smoothing = left + centre + centre + right;
+    const uchar16 centre = *(const __global uchar16*)(row + x0);
+    const uchar before = (uchar)neighbour_byte(row, x0 - 1, width);
+    const uchar after = (uchar)neighbour_byte(row, x0 + 16, width);
+    // shuffle2 picks lanes from two vectors (0-15 the first, 16-31 the second): the centre moved
+    // one lane right with `before` in front, and one lane left with `after` behind.
+    const uchar16 left = shuffle2((uchar16)(before), centre,
+                                  (uchar16)(0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+                                            29, 30));
+    const uchar16 right = shuffle2(centre, (uchar16)(after),
+                                   (uchar16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                             16));
+    const short16 l = convert_short16(left);
+    const short16 c = convert_short16(centre);
+    const short16 r = convert_short16(right);
+    *difference = r - l;
+    *smoothing = l + c + c + r;
 }
 // [Row terms]
 
 // [Store gradients]
 // Combines the terms of the rows above, at and below an output row, and stores dX, dY as 16
-// signed bytes each: an arithmetic shift by 3 brings +-1020 into a char's range.
+// signed bytes each, in one aligned store apiece: an arithmetic shift by 3 brings +-1020 into a
+// char's range.
 inline void store_gradients(short16 difference_above, short16 difference_here,
                             short16 difference_below, short16 smoothing_above,
-                            short16 smoothing_below, __global char* gradient_x,
-                            __global char* gradient_y)
+                            short16 smoothing_below, int x0, int width,
+                            __global char* gradient_x, __global char* gradient_y)
 {
-    const short16 gx = difference_above + difference_here + difference_here + difference_below;
-    const short16 gy = smoothing_above - smoothing_below;
-    vstore16(convert_char16(gx >> (short16)(3)), 0, gradient_x);
-    vstore16(convert_char16(gy >> (short16)(3)), 0, gradient_y);
+    char16 dx = convert_char16(
+        (difference_above + difference_here + difference_here + difference_below) >> (short)3);
+    char16 dy = convert_char16((smoothing_above - smoothing_below) >> (short)3);
+#if BORDER == BORDER_NONE
+    // Only pixels whose whole window is inside are computed: not the first and last columns.
+    if (x0 == 0) dx.s0 = dy.s0 = 0;
+    if (x0 + 16 == width) dx.sf = dy.sf = 0;
+#endif
+    *(__global char16*)gradient_x = dx;
+    *(__global char16*)gradient_y = dy;
 }
 // [Store gradients]
 
 // [Edge block]
-// The slow path, for blocks that touch the image's edge or run past its right end: one pixel at
-// a time through the border. Only blocks at the edges take it, so the interior stays branch-free.
+// The slow path, for the top and bottom rows (whose neighbours above or below come from the
+// border) and for the partial run at the right end of rows whose width is not a multiple of 16:
+// one pixel at a time through the border. So few work-items take it that it costs nothing
+// measurable, and it keeps the fast path free of per-pixel checks.
 inline void sobel_block_with_border(__global const uchar* luminance, int width, int height,
-                                    int x0, int y0, int block_height, __global char* gradient_x,
-                                    __global char* gradient_y)
+                                    int row_pitch, int x0, int y0, int block_height,
+                                    __global char* gradient_x, __global char* gradient_y)
 {
     for (int y = y0; y < min(y0 + block_height, height); ++y)
         for (int x = x0; x < min(x0 + 16, width); ++x)
-            sobel_pixel_with_border(luminance, width, height, x, y, gradient_x, gradient_y);
+            sobel_pixel_with_border(luminance, width, height, row_pitch, x, y, gradient_x,
+                                    gradient_y);
 }
 // [Edge block]
 
 // [Kernel 16x1]
 __kernel void sobel_16x1(__global const uchar* restrict luminance, const int width,
-                         const int height, __global char* restrict gradient_x,
-                         __global char* restrict gradient_y)
+                         const int height, const int row_pitch,
+                         __global char* restrict gradient_x, __global char* restrict gradient_y)
 {
     const int x0 = get_global_id(0) * 16;
     const int y = get_global_id(1);
     if (x0 >= width || y >= height) return;
 
-    // Interior: columns x0-1 .. x0+16 and rows y-1 .. y+1 all exist.
-    const bool interior = x0 >= 1 && x0 + 16 < width && y >= 1 && y + 1 < height;
-    if (!interior) {
-        sobel_block_with_border(luminance, width, height, x0, y, 1, gradient_x, gradient_y);
+    // Fast path: all 16 pixels exist and so do the rows above and below.
+    const bool fast = x0 + 16 <= width && y >= 1 && y + 1 < height;
+    if (!fast) {
+        sobel_block_with_border(luminance, width, height, row_pitch, x0, y, 1, gradient_x,
+                                gradient_y);
         return;
     }
 
-    const int offset = y * width + x0;
+    const int offset = y * row_pitch;
     short16 difference_above, smoothing_above, difference_here, smoothing_here;
     short16 difference_below, smoothing_below;
-    row_terms(luminance + offset - width, &difference_above, &smoothing_above);
-    row_terms(luminance + offset, &difference_here, &smoothing_here);
-    row_terms(luminance + offset + width, &difference_below, &smoothing_below);
+    row_terms(luminance + offset - row_pitch, x0, width, &difference_above, &smoothing_above);
+    row_terms(luminance + offset, x0, width, &difference_here, &smoothing_here);
+    row_terms(luminance + offset + row_pitch, x0, width, &difference_below, &smoothing_below);
     store_gradients(difference_above, difference_here, difference_below, smoothing_above,
-                    smoothing_below, gradient_x + offset, gradient_y + offset);
+                    smoothing_below, x0, width, gradient_x + offset + x0,
+                    gradient_y + offset + x0);
 }
 // [Kernel 16x1]
 
 // [Kernel 16x4]
 __kernel void sobel_16x4(__global const uchar* restrict luminance, const int width,
-                         const int height, __global char* restrict gradient_x,
-                         __global char* restrict gradient_y)
+                         const int height, const int row_pitch,
+                         __global char* restrict gradient_x, __global char* restrict gradient_y)
 {
     const int x0 = get_global_id(0) * 16;
     const int y0 = get_global_id(1) * 4;
     if (x0 >= width || y0 >= height) return;
 
-    // Interior: columns x0-1 .. x0+16 and rows y0-1 .. y0+4 all exist.
-    const bool interior = x0 >= 1 && x0 + 16 < width && y0 >= 1 && y0 + 4 < height;
-    if (!interior) {
-        sobel_block_with_border(luminance, width, height, x0, y0, 4, gradient_x, gradient_y);
+    // Fast path: all 16x4 pixels exist and so do the rows above and below the block.
+    const bool fast = x0 + 16 <= width && y0 >= 1 && y0 + 4 < height;
+    if (!fast) {
+        sobel_block_with_border(luminance, width, height, row_pitch, x0, y0, 4, gradient_x,
+                                gradient_y);
         return;
     }
 
     // Six input rows feed four output rows. Each row is loaded once and its terms serve up to
-    // three outputs: 18 vector loads instead of the 36 that four 16x1 work-items make.
-    const int offset = y0 * width + x0;
-    const __global uchar* row = luminance + offset - width;
+    // three outputs: 6 row loads instead of the 12 that four 16x1 work-items make.
+    const __global uchar* row = luminance + (y0 - 1) * row_pitch;
     short16 difference[6], smoothing[6];
     for (int r = 0; r < 6; ++r)
-        row_terms(row + r * width, &difference[r], &smoothing[r]);
+        row_terms(row + r * row_pitch, x0, width, &difference[r], &smoothing[r]);
 
     for (int r = 0; r < 4; ++r) {
-        const int out = offset + r * width;
+        const int out = (y0 + r) * row_pitch + x0;
         store_gradients(difference[r], difference[r + 1], difference[r + 2], smoothing[r],
-                        smoothing[r + 2], gradient_x + out, gradient_y + out);
+                        smoothing[r + 2], x0, width, gradient_x + out, gradient_y + out);
     }
 }
 // [Kernel 16x4]
 
 // [Magnitude kernel]
 // floor(sqrt(dX^2 + dY^2)) on the device, for users who keep the whole pipeline there.
-// sqrt() may be a few ulp off, so the float root is corrected to the exact integer root.
+// The root is found bit by bit in integers: exact where a float sqrt() may be a few ulp off, and
+// eight steps cover every root up to 255 (the largest here is 181).
 __kernel void sobel_magnitude(__global const char* restrict gradient_x,
-                              __global const char* restrict gradient_y, const int pixel_count,
+                              __global const char* restrict gradient_y, const int width,
+                              const int height, const int row_pitch,
                               __global uchar* restrict magnitude)
 {
-    const int i = get_global_id(0);
-    if (i >= pixel_count) return;
+    const int x = get_global_id(0);
+    const int y = get_global_id(1);
+    if (x >= width || y >= height) return;
+    const int i = y * row_pitch + x;
     const int dx = gradient_x[i];
     const int dy = gradient_y[i];
     const int squared = dx * dx + dy * dy;
-    int root = (int)sqrt((float)squared);
-    if (root * root > squared) --root;
-    if ((root + 1) * (root + 1) <= squared) ++root;
+    int root = 0;
+    for (int bit = 128; bit > 0; bit >>= 1) {
+        const int candidate = root | bit;
+        if (candidate * candidate <= squared) root = candidate;
+    }
     magnitude[i] = (uchar)root;
 }
 // [Magnitude kernel]

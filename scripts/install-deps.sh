@@ -8,7 +8,9 @@ packages=(
   cmake g++ make pkg-config
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers clinfo
   pocl-opencl-icd          # OpenCL on the CPU: the default device when there is no GPU
+  oclgrind                 # simulates kernels and checks every memory access (tests)
   libcli11-dev googletest libgtest-dev
+  libbenchmark-dev         # Google Benchmark: bench (optional; CMake skips bench without it)
   "$@"
 )
 

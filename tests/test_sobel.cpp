@@ -21,8 +21,10 @@ constexpr std::uint8_t poisons[] = {0x5A, 0xA5};
 // Building a program costs ~0.3 s on PoCL: keep one filter per variant and border.
 SobelFilter& filter_for(SobelVariant variant, Border border)
 {
-    static std::map<std::pair<SobelVariant, Border>, std::unique_ptr<SobelFilter>> filters;
-    auto& filter = filters[{variant, border}];
+    // Never destroyed: releasing OpenCL objects from static destructors at exit races the
+    // runtime's own teardown (oclgrind aborts on it).
+    static auto* filters = new std::map<std::pair<SobelVariant, Border>, std::unique_ptr<SobelFilter>>;
+    auto& filter = (*filters)[{variant, border}];
     if (!filter) filter = std::make_unique<SobelFilter>(test_context(), variant, border);
     return *filter;
 }

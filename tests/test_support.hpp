@@ -21,7 +21,8 @@ struct Size {
 };
 
 // 1x1 up to a few hundred pixels: widths below, at and above multiples of 16 and 8, single rows
-// and columns, tall thin and wide short images.
+// and columns, tall thin and wide short images. SDK_TEST_SIZES=small keeps the ones up to 64 wide,
+// for runs under oclgrind.
 const std::vector<Size>& awkward_sizes();
 
 Image random_grey_image(std::size_t width, std::size_t height, std::uint32_t seed);

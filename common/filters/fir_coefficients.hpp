@@ -23,6 +23,9 @@ struct FirCoefficients {
     std::string to_string() const;
 };
 
+// The default numerators as --coefficients spells them; parsed over 256 they give FirCoefficients{}.
+inline constexpr const char* kDefaultFirNumerators = "30,5,6,19,30,9,15,5,40";
+
 // Builds the coefficients from the command line's --coefficients "a,b,c,d,e,f,g,h,i" (integers or
 // decimals, negative allowed, spaces around each ignored) and --divisor. Throws UsageError naming
 // the problem for a count other than nine, an item that is not a finite number, a divisor that

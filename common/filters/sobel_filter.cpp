@@ -1,6 +1,7 @@
 #include "sobel_filter.hpp"
 
 #include "../cl_error.hpp"
+#include "../pitched_image.hpp"
 #include "../program.hpp"
 
 #include <climits>
@@ -61,54 +62,64 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
     });
 }
 
+void SobelFilter::set_work_group(std::size_t x, std::size_t y)
+{
+    work_group_x_ = x;
+    work_group_y_ = y;
+}
+
 cl::Event SobelFilter::upload(const Image& luminance)
 {
     if (luminance.channels != 1)
         throw std::invalid_argument("the Sobel filter takes an 8-bit luminance image");
-    // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
-    if (luminance.width * luminance.height > static_cast<std::size_t>(INT_MAX))
-        throw std::runtime_error("image of " + std::to_string(luminance.width) + "x" +
-                                 std::to_string(luminance.height) +
-                                 " pixels is too large: the kernels address at most 2^31-1 pixels");
-    check_fits_device(cl_, luminance.pixels.size(),
-                      "an image of " + std::to_string(luminance.width) + "x" +
-                          std::to_string(luminance.height));
     width_ = luminance.width;
     height_ = luminance.height;
-    const std::size_t bytes = luminance.pixels.size();
+    row_pitch_ = pitch_for(width_);
+    const std::string size = std::to_string(width_) + "x" + std::to_string(height_);
+    // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
+    const std::uint64_t buffer_bytes = std::uint64_t{row_pitch_} * height_;
+    if (buffer_bytes > static_cast<std::uint64_t>(INT_MAX))
+        throw std::runtime_error("image of " + size +
+                                 " pixels is too large: the kernels address at most 2^31-1 bytes");
+    check_fits_device(cl_, buffer_bytes, "an image of " + size);
 
-    cl::Event event;
-    while_doing("creating buffers and uploading the image", [&] {
+    const std::size_t bytes = static_cast<std::size_t>(buffer_bytes);
+    while_doing("creating buffers for a " + size + " image", [&] {
         luminance_ = cl::Buffer(cl_.context, CL_MEM_READ_ONLY, bytes);
         gradient_x_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, bytes);
         gradient_y_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, bytes);
-        cl_.queue.enqueueWriteBuffer(luminance_, CL_FALSE, 0, bytes, luminance.pixels.data(),
-                                     nullptr, &event);
     });
+    magnitude_ = cl::Buffer();  // sized for the previous image, if any
+    cl::Event event = write_pitched(cl_.queue, luminance_, luminance.pixels.data(), width_,
+                                    height_, row_pitch_, "the luminance image");
 
     // [Work size]
     // One work-item per tile of outputs; the edge blocks of the image are partial tiles.
     const Tile tile = tile_of(variant_);
     launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, tile.width),
-                             divide_round_up(height_, tile.height));
+                             divide_round_up(height_, tile.height), work_group_x_,
+                             work_group_y_);
     // [Work size]
 
     while_doing("setting the Sobel kernel's arguments", [&] {
         kernel_.setArg(0, luminance_);
         kernel_.setArg(1, static_cast<cl_int>(width_));
         kernel_.setArg(2, static_cast<cl_int>(height_));
-        kernel_.setArg(3, gradient_x_);
-        kernel_.setArg(4, gradient_y_);
+        kernel_.setArg(3, static_cast<cl_int>(row_pitch_));
+        kernel_.setArg(4, gradient_x_);
+        kernel_.setArg(5, gradient_y_);
     });
     return event;
 }
 
 void SobelFilter::fill_outputs(std::uint8_t value)
 {
+    // Written from the host rather than with clEnqueueFillBuffer: under oclgrind 21.10 a filled
+    // buffer's later contents are reported as uninitialised when another kernel reads them.
+    const std::vector<std::uint8_t> poison(row_pitch_ * height_, value);
     while_doing("filling the gradient buffers", [&] {
-        const cl_uchar pattern = value;
-        cl_.queue.enqueueFillBuffer(gradient_x_, pattern, 0, pixel_count());
-        cl_.queue.enqueueFillBuffer(gradient_y_, pattern, 0, pixel_count());
+        cl_.queue.enqueueWriteBuffer(gradient_x_, CL_TRUE, 0, poison.size(), poison.data());
+        cl_.queue.enqueueWriteBuffer(gradient_y_, CL_TRUE, 0, poison.size(), poison.data());
     });
 }
 
@@ -129,13 +140,15 @@ cl::Event SobelFilter::run_magnitude()
     cl::Event event;
     while_doing("running kernel sobel_magnitude", [&] {
         if (!magnitude_()) {
-            magnitude_ = cl::Buffer(cl_.context, CL_MEM_WRITE_ONLY, pixel_count());
+            magnitude_ = cl::Buffer(cl_.context, CL_MEM_WRITE_ONLY, row_pitch_ * height_);
             magnitude_kernel_.setArg(0, gradient_x_);
             magnitude_kernel_.setArg(1, gradient_y_);
-            magnitude_kernel_.setArg(2, static_cast<cl_int>(pixel_count()));
-            magnitude_kernel_.setArg(3, magnitude_);
+            magnitude_kernel_.setArg(2, static_cast<cl_int>(width_));
+            magnitude_kernel_.setArg(3, static_cast<cl_int>(height_));
+            magnitude_kernel_.setArg(4, static_cast<cl_int>(row_pitch_));
+            magnitude_kernel_.setArg(5, magnitude_);
         }
-        const LaunchSize launch = launch_size_1d(magnitude_kernel_, cl_.device, pixel_count());
+        const LaunchSize launch = launch_size_2d(magnitude_kernel_, cl_.device, width_, height_);
         cl_.queue.enqueueNDRangeKernel(magnitude_kernel_, cl::NullRange, launch.global,
                                        launch.local, nullptr, &event);
     });
@@ -146,21 +159,19 @@ SobelGradients SobelFilter::download(cl::Event* event)
 {
     SobelGradients gradients{std::vector<std::int8_t>(pixel_count()),
                              std::vector<std::int8_t>(pixel_count())};
-    while_doing("reading the gradients back", [&] {
-        cl_.queue.enqueueReadBuffer(gradient_x_, CL_FALSE, 0, pixel_count(), gradients.dx.data());
-        cl_.queue.enqueueReadBuffer(gradient_y_, CL_TRUE, 0, pixel_count(), gradients.dy.data(),
-                                    nullptr, event);
-    });
+    read_pitched(cl_.queue, gradient_x_, gradients.dx.data(), width_, height_, row_pitch_, "dX");
+    const cl::Event last =
+        read_pitched(cl_.queue, gradient_y_, gradients.dy.data(), width_, height_, row_pitch_, "dY");
+    if (event) *event = last;
     return gradients;
 }
 
 std::vector<std::uint8_t> SobelFilter::download_magnitude(cl::Event* event)
 {
     std::vector<std::uint8_t> magnitude(pixel_count());
-    while_doing("reading the magnitude back", [&] {
-        cl_.queue.enqueueReadBuffer(magnitude_, CL_TRUE, 0, pixel_count(), magnitude.data(),
-                                    nullptr, event);
-    });
+    const cl::Event last = read_pitched(cl_.queue, magnitude_, magnitude.data(), width_, height_,
+                                        row_pitch_, "the magnitude");
+    if (event) *event = last;
     return magnitude;
 }
 

@@ -37,7 +37,12 @@ public:
     SobelGradients download(cl::Event* event = nullptr);
     std::vector<std::uint8_t> download_magnitude(cl::Event* event = nullptr);
 
+    // The work-group shape to ask for (default 32x8), e.g. from tuning; applies from the next
+    // upload.
+    void set_work_group(std::size_t x, std::size_t y);
+
     const LaunchSize& launch_size() const { return launch_; }
+    std::size_t row_pitch() const { return row_pitch_; }
     // Bytes the kernel must move: the image read once, dX and dY written once.
     std::uint64_t bytes_moved() const { return 3 * pixel_count(); }
     std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
@@ -55,6 +60,9 @@ private:
     LaunchSize launch_;
     std::size_t width_ = 0;
     std::size_t height_ = 0;
+    std::size_t row_pitch_ = 0;
+    std::size_t work_group_x_ = 32;
+    std::size_t work_group_y_ = 8;
 };
 
 }  // namespace sdk

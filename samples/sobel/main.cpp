@@ -8,6 +8,7 @@
 #include "common/sample_io.hpp"
 #include "common/timing.hpp"
 
+#include <cstdio>
 #include <iostream>
 
 int main(int argc, char** argv)
@@ -22,6 +23,19 @@ int main(int argc, char** argv)
             std::map<std::string, sdk::SobelVariant>{{"16x1", sdk::SobelVariant::vector_16x1},
                                                      {"16x4", sdk::SobelVariant::vector_16x4}}))
         ->default_str("16x1");
+    std::string work_group = "32x8";
+    app.add_option("--work-group", work_group, "work-group shape WxH to ask for (tuning)")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                unsigned x = 0, y = 0;
+                char separator = 0;
+                return std::sscanf(text.c_str(), "%u%c%u", &x, &separator, &y) == 3 &&
+                               separator == 'x' && x > 0 && y > 0
+                           ? std::string()
+                           : "expected WxH, e.g. 32x8";
+            },
+            "WxH"))
+        ->capture_default_str();
     bool magnitude_on_device = false;
     app.add_flag("--magnitude-on-device", magnitude_on_device,
                  "compute output.bmp's magnitude in a kernel instead of on the host");
@@ -36,6 +50,9 @@ int main(int argc, char** argv)
         // 2. Pick the device and build the kernel for the chosen border mode.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
         sdk::SobelFilter sobel(cl, variant, options.border);
+        unsigned group_x = 32, group_y = 8;
+        std::sscanf(work_group.c_str(), "%ux%u", &group_x, &group_y);
+        sobel.set_work_group(group_x, group_y);
         log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
             << luminance.height << ", variant " << sdk::variant_name(variant) << ", border "
             << sdk::border_name(options.border) << "\n";

@@ -1,0 +1,473 @@
+// The benchmark suite (Google Benchmark): every kernel variant on every size, timed on the device
+// by its profiling event (START..END, manual time), against the device's own buffer copy as the
+// yardstick; the same filters through OpenCV on the CPU when it is built in; and each sample's
+// whole pipeline (upload, kernels, download) and start-up on the host's clock, which on small
+// images can cost more than the kernel.
+//
+//   bench [-p N] [-d N] [-t cpu|gpu|all] [--sizes 512x512,3264x2448] [--benchmark_* flags]
+//
+// Counters: median_ms (median iteration), Mpix/s, GB/s of the bytes the kernel must move (each
+// input read once, each output written once) and copy_fraction, that over copy_bandwidth's GB/s.
+#include "bench_support.hpp"
+#include "common/cl_error.hpp"
+#include "common/cli.hpp"
+#include "common/filters/fir_filter.hpp"
+#include "common/filters/morphology_filter.hpp"
+#include "common/filters/sobel_filter.hpp"
+#include "common/profiling.hpp"
+#include "common/program.hpp"
+#ifdef SDK_BENCH_OPENCV
+#include "opencv_baselines.hpp"
+#endif
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sdk::bench {
+namespace {
+
+constexpr const char* kDefaultSizes = "512x512,3264x2448,8192x8192,16384x16384";
+
+// What every benchmark needs from the run: the device and what it measured as its copy speed.
+struct Suite {
+    DeviceSelection selection;
+    OpenClContext cl;
+    DeviceLimits limits;
+    std::uint64_t copy_bytes = 0;
+    std::optional<double> copy_gbps;  // set by copy_bandwidth, or measured on first need
+};
+
+double device_seconds(const cl::Event& event)
+{
+    while_doing("waiting for a timed command", [&] { event.wait(); });
+    return event_times(event).run_ms / 1e3;
+}
+
+// [Copy bandwidth]
+// The yardstick: clEnqueueCopyBuffer between two large buffers of the device, bytes read plus
+// bytes written, as the filters' GB/s count them. No kernel of ours can beat what the driver's
+// own copy reaches, so copy_fraction says how close a filter comes to being memory bound.
+class BufferCopy {
+public:
+    BufferCopy(const OpenClContext& cl, std::uint64_t bytes) : queue_(cl.queue), bytes_(bytes)
+    {
+        while_doing("allocating the copy benchmark's buffers", [&] {
+            source_ = cl::Buffer(cl.context, CL_MEM_READ_WRITE, bytes);
+            destination_ = cl::Buffer(cl.context, CL_MEM_READ_WRITE, bytes);
+            // Written once before timing: some drivers only back a buffer with memory on first use.
+            queue_.enqueueFillBuffer(source_, cl_uchar{1}, 0, bytes);
+            queue_.enqueueFillBuffer(destination_, cl_uchar{0}, 0, bytes);
+        });
+        run_seconds();
+    }
+    double run_seconds()
+    {
+        cl::Event event;
+        while_doing("copying a buffer", [&] {
+            queue_.enqueueCopyBuffer(source_, destination_, 0, 0, bytes_, nullptr, &event);
+        });
+        return device_seconds(event);
+    }
+    std::uint64_t bytes_moved() const { return 2 * bytes_; }
+
+private:
+    cl::CommandQueue queue_;
+    cl::Buffer source_;
+    cl::Buffer destination_;
+    std::uint64_t bytes_;
+};
+// [Copy bandwidth]
+
+// Runs first, so the filters after it compare with this run's copy speed.
+void register_copy_bandwidth(Suite& suite)
+{
+    benchmark::RegisterBenchmark("copy_bandwidth", [&suite](benchmark::State& state) {
+        guarded(state, [&] {
+            const DeviceNeeds needs{suite.copy_bytes, 2 * suite.copy_bytes};
+            if (auto why = skip_reason(needs, suite.limits)) return state.SkipWithError(why->c_str());
+            auto& copy = reuse_setup<BufferCopy>("copy_bandwidth", [&] {
+                return std::make_shared<BufferCopy>(suite.cl, suite.copy_bytes);
+            });
+            Samples samples;
+            for (auto _ : state) {
+                const double seconds = copy.run_seconds();
+                state.SetIterationTime(seconds);
+                samples.add(seconds);
+            }
+            suite.copy_gbps = static_cast<double>(copy.bytes_moved()) / samples.median() / 1e9;
+            set_counters(state, samples, 0, copy.bytes_moved(), suite.copy_gbps);
+            state.counters.erase("Mpix/s");
+            state.counters["bytes"] = static_cast<double>(copy.bytes_moved());
+        });
+    })->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+// When --benchmark_filter left copy_bandwidth out, the first filter measures it quietly.
+double copy_gbps(Suite& suite)
+{
+    if (!suite.copy_gbps) {
+        BufferCopy copy(suite.cl, suite.copy_bytes);
+        Samples samples;
+        for (int i = 0; i < 11; ++i) samples.add(copy.run_seconds());
+        suite.copy_gbps = static_cast<double>(copy.bytes_moved()) / samples.median() / 1e9;
+    }
+    return *suite.copy_gbps;
+}
+
+// One kernel of a filter on an uploaded image, timed by its event; the device work only.
+class TimedKernel {
+public:
+    virtual ~TimedKernel() = default;
+    virtual double run_seconds() = 0;
+    virtual std::uint64_t bytes_moved() const = 0;
+};
+
+class SobelKernel final : public TimedKernel {
+public:
+    SobelKernel(const OpenClContext& cl, SobelVariant variant, const Image& image)
+        : sobel_(cl, variant, Border::replicate)
+    {
+        sobel_.upload(image).wait();
+    }
+    double run_seconds() override { return device_seconds(sobel_.run()); }
+    std::uint64_t bytes_moved() const override { return sobel_.bytes_moved(); }
+
+private:
+    SobelFilter sobel_;
+};
+
+class FirKernel final : public TimedKernel {
+public:
+    FirKernel(const OpenClContext& cl, const Image& image) : fir_(cl, Border::replicate)
+    {
+        fir_.upload(image).wait();
+    }
+    double run_seconds() override { return device_seconds(fir_.run()); }
+    std::uint64_t bytes_moved() const override { return fir_.bytes_moved(); }
+
+private:
+    FirFilter fir_;
+};
+
+// The passes of an operation on the packed image, timed and counted per pass (a closing is a
+// dilation and an erosion), so that a closing compares with a single dilation.
+class MorphologyKernel final : public TimedKernel {
+public:
+    MorphologyKernel(const OpenClContext& cl, MorphologyShape shape, MorphologyOperation operation,
+                     const Image& image)
+        : morphology_(cl, shape), passes_(passes_of(operation)),
+          roi_(whole_image(image.width, image.height))
+    {
+        morphology_.upload(image).event.wait();
+        morphology_.binarise_and_pack(Binarisation{}).event.wait();
+    }
+    double run_seconds() override
+    {
+        // Each pass reads the previous one's result, as in the sample; the kernels do the same
+        // work whatever the bits, so repeating the operation on its own output times it fairly.
+        double seconds = 0;
+        for (const MorphologyPass pass : passes_) {
+            const PipelineStep step = morphology_.run_pass(pass, roi_);
+            seconds += device_seconds(step.event);
+            bytes_per_pass_ = step.bytes;
+        }
+        return seconds / static_cast<double>(passes_.size());
+    }
+    std::uint64_t bytes_moved() const override { return bytes_per_pass_; }
+
+private:
+    MorphologyFilter morphology_;
+    std::vector<MorphologyPass> passes_;
+    Roi roi_;
+    std::uint64_t bytes_per_pass_ = 0;
+};
+
+using MakeKernel = std::function<std::shared_ptr<TimedKernel>(const OpenClContext&, const Image&)>;
+
+void register_kernel(Suite& suite, const std::string& filter, const std::string& variant, Size size,
+                     DeviceNeeds needs, MakeKernel make)
+{
+    const std::string name = "kernel/" + filter + "/" + variant + "/" + size_name(size);
+    benchmark::RegisterBenchmark(name.c_str(), [=, &suite](benchmark::State& state) {
+        guarded(state, [&] {
+            if (auto why = skip_reason(needs, suite.limits)) return state.SkipWithError(why->c_str());
+            const double copy = copy_gbps(suite);
+            auto& kernel = reuse_setup<TimedKernel>(name, [&] {
+                auto made = make(suite.cl, bench_image(size));
+                made->run_seconds();  // warm-up: first launches pay for lazy set-up
+                return made;
+            });
+            Samples samples;
+            for (auto _ : state) {
+                const double seconds = kernel.run_seconds();
+                state.SetIterationTime(seconds);
+                samples.add(seconds);
+            }
+            set_counters(state, samples, size.pixels(), kernel.bytes_moved(), copy);
+        });
+    })->UseManualTime()->Unit(benchmark::kMillisecond);
+}
+
+// A sample's pipeline on the host's clock: upload, kernels, download, finished when the result
+// is in host memory. Buffers are (re)allocated as the sample does it.
+using Pipeline = std::function<void(const Image&)>;
+using MakePipeline = std::function<Pipeline(const OpenClContext&)>;
+
+void register_pipeline(Suite& suite, const std::string& filter, const std::string& variant,
+                       Size size, DeviceNeeds needs, MakePipeline make)
+{
+    const std::string name = "e2e/" + filter + "/" + variant + "/" + size_name(size);
+    benchmark::RegisterBenchmark(name.c_str(), [=, &suite](benchmark::State& state) {
+        guarded(state, [&] {
+            if (auto why = skip_reason(needs, suite.limits)) return state.SkipWithError(why->c_str());
+            const Image& image = bench_image(size);
+            auto& pipeline = reuse_setup<Pipeline>(name, [&] {
+                auto made = std::make_shared<Pipeline>(make(suite.cl));
+                (*made)(image);  // warm-up
+                return made;
+            });
+            const Samples samples = time_real(state, [&] { pipeline(image); });
+            set_counters(state, samples, size.pixels());
+        });
+    })->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+// Start-up: what a sample pays before its first pixel (context, program build from source, with
+// whatever compiled-program cache the driver keeps).
+void register_startup(const std::string& what, std::function<void()> start)
+{
+    benchmark::RegisterBenchmark(("startup/" + what).c_str(), [start](benchmark::State& state) {
+        guarded(state, [&] {
+            const Samples samples = time_real(state, start);
+            state.counters["median_ms"] = samples.median() * 1e3;
+        });
+    })->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+void register_all(Suite& suite, const std::vector<Size>& sizes)
+{
+    const std::vector<SobelVariant> sobel_variants{
+        SobelVariant::no_vectors, SobelVariant::vector_16x1, SobelVariant::vector_16x4};
+    const Binarisation binarisation{};
+
+    register_copy_bandwidth(suite);
+
+    const OpenClContext& cl = suite.cl;
+    register_startup("context", [selection = suite.selection] { make_context(selection); });
+    for (const SobelVariant variant : sobel_variants)
+        register_startup("sobel/" + variant_name(variant),
+                         [&cl, variant] { const SobelFilter sobel(cl, variant, Border::replicate); });
+    register_startup("fir/fir_float", [&cl] { const FirFilter fir(cl, Border::replicate); });
+    register_startup("morphology/diamond", [&cl] { const MorphologyFilter morphology(cl, MorphologyShape::diamond); });
+
+    for (const Size size : sizes) {
+        const std::uint64_t pixels = size.pixels();
+        const std::uint64_t packed = divide_round_up(size.width, 32) * 4 * std::uint64_t{size.height};
+        const DeviceNeeds sobel_needs{pixels, 3 * pixels};
+        const DeviceNeeds fir_needs{4 * pixels, 8 * pixels};
+        const DeviceNeeds morphology_needs{std::max(pixels, packed), 2 * pixels + 3 * packed};
+
+        // 1. The kernels alone, on the device's clock.
+        for (const SobelVariant variant : sobel_variants)
+            register_kernel(suite, "sobel", variant_name(variant), size, sobel_needs,
+                            [variant](const OpenClContext& context, const Image& image) {
+                                return std::make_shared<SobelKernel>(context, variant, image);
+                            });
+        register_kernel(suite, "fir", "fir_float", size, fir_needs,
+                        [](const OpenClContext& context, const Image& image) {
+                            return std::make_shared<FirKernel>(context, image);
+                        });
+        register_kernel(suite, "morphology", "square_dilate", size, morphology_needs,
+                        [](const OpenClContext& context, const Image& image) {
+                            return std::make_shared<MorphologyKernel>(
+                                context, MorphologyShape::square, MorphologyOperation::dilate, image);
+                        });
+        register_kernel(suite, "morphology", "diamond_close_per_pass", size, morphology_needs,
+                        [](const OpenClContext& context, const Image& image) {
+                            return std::make_shared<MorphologyKernel>(
+                                context, MorphologyShape::diamond, MorphologyOperation::close, image);
+                        });
+
+        // 2. The same filters with OpenCV on the host.
+#ifdef SDK_BENCH_OPENCV
+        register_opencv_baselines(size);
+#endif
+
+        // 3. Each sample's pipeline. SobelFilter and FirFilter allocate new buffers on every
+        //    upload while the old ones still exist: one more image's worth at the peak.
+        for (const SobelVariant variant : sobel_variants)
+            register_pipeline(suite, "sobel", variant_name(variant), size,
+                              {sobel_needs.largest_buffer, sobel_needs.total + pixels},
+                              [variant](const OpenClContext& context) -> Pipeline {
+                                  auto sobel = std::make_shared<SobelFilter>(context, variant,
+                                                                             Border::replicate);
+                                  return [sobel](const Image& image) {
+                                      sobel->upload(image);
+                                      sobel->run();
+                                      sobel->download();
+                                  };
+                              });
+        register_pipeline(suite, "fir", "fir_float", size,
+                          {fir_needs.largest_buffer, fir_needs.total + 4 * pixels},
+                          [](const OpenClContext& context) -> Pipeline {
+                              auto fir = std::make_shared<FirFilter>(context, Border::replicate);
+                              return [fir](const Image& image) {
+                                  fir->upload(image);
+                                  fir->run();
+                                  fir->download();
+                              };
+                          });
+        for (const auto& [variant, shape, operation] :
+             {std::tuple{"square_dilate", MorphologyShape::square, MorphologyOperation::dilate},
+              std::tuple{"diamond_close", MorphologyShape::diamond, MorphologyOperation::close}})
+            register_pipeline(suite, "morphology", variant, size, morphology_needs,
+                              [shape = shape, operation = operation,
+                               binarisation](const OpenClContext& context) -> Pipeline {
+                                  auto morphology = std::make_shared<MorphologyFilter>(context, shape);
+                                  return [morphology, operation, binarisation](const Image& image) {
+                                      morphology->upload(image);
+                                      morphology->run(binarisation, operation,
+                                                      whole_image(image.width, image.height));
+                                      morphology->download();
+                                  };
+                              });
+    }
+}
+
+std::uint64_t copy_size(const OpenClContext& cl, unsigned copy_mib)
+{
+    // The largest the device allows if smaller, and two of them must fit with room to spare.
+    const std::uint64_t wanted = std::uint64_t{copy_mib} << 20;
+    const std::uint64_t global = cl.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>();
+    return std::min({wanted, cl.max_allocation_bytes(), global / 4}) & ~std::uint64_t{4095};
+}
+
+void add_device_context(const OpenClContext& cl, std::uint64_t copy_bytes)
+{
+    const cl::Platform platform(cl.device.getInfo<CL_DEVICE_PLATFORM>());
+    benchmark::AddCustomContext("opencl_device", cl.device_name());
+    benchmark::AddCustomContext("opencl_platform", platform.getInfo<CL_PLATFORM_NAME>() + " (" +
+                                                       platform.getInfo<CL_PLATFORM_VERSION>() + ")");
+    benchmark::AddCustomContext("opencl_driver", cl.device.getInfo<CL_DRIVER_VERSION>());
+    benchmark::AddCustomContext("opencl_device_version", cl.device.getInfo<CL_DEVICE_VERSION>());
+    benchmark::AddCustomContext("opencl_compute_units",
+                                std::to_string(cl.device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>()));
+    benchmark::AddCustomContext(
+        "opencl_global_memory_MiB",
+        std::to_string(cl.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>() >> 20));
+    benchmark::AddCustomContext("opencl_max_allocation_MiB",
+                                std::to_string(cl.max_allocation_bytes() >> 20));
+    benchmark::AddCustomContext("copy_bandwidth_buffer_MiB", std::to_string(copy_bytes >> 20));
+#ifdef SDK_BENCH_OPENCV
+    benchmark::AddCustomContext("opencv", opencv_description());
+#else
+    benchmark::AddCustomContext("opencv", "not built in");
+#endif
+}
+
+}  // namespace
+}  // namespace sdk::bench
+
+int main(int argc, char** argv)
+{
+    using namespace sdk::bench;
+
+    // 1. Our options first; everything else (the --benchmark_* flags) goes to Google Benchmark.
+    CLI::App app{"Times every kernel variant and sample pipeline with Google Benchmark", "bench"};
+    app.allow_extras();
+    sdk::DeviceSelection selection;
+    bool list_devices = false;
+    std::string sizes_text = kDefaultSizes;
+    unsigned copy_mib = 256;
+    app.add_option("-p,--platform", selection.platform, "OpenCL platform index");
+    app.add_option("-d,--device", selection.device, "OpenCL device index within the platform");
+    app.add_option("-t,--type", selection.type,
+                   "device type (default: the first GPU, else the first device)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, sdk::DeviceType>{{"cpu", sdk::DeviceType::cpu},
+                                                   {"gpu", sdk::DeviceType::gpu},
+                                                   {"accelerator", sdk::DeviceType::accelerator},
+                                                   {"all", sdk::DeviceType::all}},
+            CLI::ignore_case));
+    app.add_flag("--list-devices", list_devices, "list OpenCL platforms and devices, then exit");
+    app.add_option("--sizes", sizes_text,
+                   "image sizes, WIDTHxHEIGHT separated by commas; sizes whose buffers the device "
+                   "cannot hold are reported as skipped")
+        ->capture_default_str();
+    app.add_option("--copy-mib", copy_mib,
+                   "size of each buffer of the copy_bandwidth yardstick (at most the device's "
+                   "largest allocation)")
+        ->check(CLI::Range(1u, 65536u))
+        ->capture_default_str();
+    app.footer("Google Benchmark's flags pass through, e.g. --benchmark_filter=kernel/sobel "
+               "--benchmark_min_time=0.1 --benchmark_repetitions=5 --benchmark_out=bench.json "
+               "--benchmark_out_format=json; they are listed below.");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& help) {
+        app.exit(help);
+        std::vector<std::string> help_arguments{argv[0], "--help"};
+        std::vector<char*> help_argv{help_arguments[0].data(), help_arguments[1].data()};
+        int help_argc = 2;
+        benchmark::Initialize(&help_argc, help_argv.data());  // prints its flags and exits
+        return 0;
+    } catch (const CLI::ParseError& error) {
+        std::cerr << "bench: " << error.what() << " (try --help)\n";
+        return 2;
+    }
+    try {
+        if (list_devices) {
+            sdk::list_devices(std::cout);
+            return 0;
+        }
+        const std::vector<Size> sizes = parse_sizes(sizes_text);
+        std::vector<std::string> benchmark_arguments{argv[0]};
+        for (const auto& extra : app.remaining()) benchmark_arguments.push_back(extra);
+        std::vector<char*> benchmark_argv;
+        for (auto& argument : benchmark_arguments) benchmark_argv.push_back(argument.data());
+        int benchmark_argc = static_cast<int>(benchmark_argv.size());
+        benchmark::Initialize(&benchmark_argc, benchmark_argv.data());
+        if (benchmark::ReportUnrecognizedArguments(benchmark_argc, benchmark_argv.data())) return 2;
+
+        // 2. The device, its limits, and the benchmarks for every size: those whose buffers it
+        //    cannot hold skip themselves with the reason.
+        Suite suite{selection, sdk::make_context(selection), {}, 0, std::nullopt};
+        suite.limits = {suite.cl.max_allocation_bytes(),
+                        suite.cl.device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>()};
+        suite.copy_bytes = copy_size(suite.cl, copy_mib);
+        add_device_context(suite.cl, suite.copy_bytes);
+        register_all(suite, sizes);
+
+        // 3. Run. The kept setup's OpenCL objects go before the context, not in a static
+        //    destructor at exit, which would race the runtime's own teardown.
+        struct ReleaseSetup {
+            ~ReleaseSetup() { reset_setup(); }
+        } release_setup;
+        const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
+        benchmark::Shutdown();
+        if (ran == 0) {
+            std::cerr << "bench: no benchmark matches --benchmark_filter\n";
+            return 1;
+        }
+        if (failure_count() > 0) {
+            std::cerr << "bench: " << failure_count() << " benchmarks failed (see ERROR above)\n";
+            return 1;
+        }
+        return 0;
+    } catch (const sdk::UsageError& error) {
+        std::cerr << "bench: " << error.what() << " (try --help)\n";
+        return 2;
+    } catch (const sdk::BuildError& error) {
+        std::cerr << error.log() << "\nbench: " << error.what() << "\n";
+        return 1;
+    } catch (const std::exception& error) {
+        std::cerr << "bench: " << error.what() << "\n";
+        return 1;
+    }
+}

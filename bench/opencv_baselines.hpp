@@ -1,0 +1,17 @@
+#pragma once
+// The same filters through OpenCV on the host CPU, as a baseline in the same run (only built
+// when CMake finds OpenCV; see bench/CMakeLists.txt).
+#include "bench_support.hpp"
+
+#include <string>
+
+namespace sdk::bench {
+
+// Registers opencv/sobel/cv_sobel_dx_dy, opencv/fir/cv_filter2d and
+// opencv/morphology/cv_dilate_3x3 for one size.
+void register_opencv_baselines(Size size);
+
+// "4.6.0, 16 threads": for the report's context.
+std::string opencv_description();
+
+}  // namespace sdk::bench

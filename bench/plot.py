@@ -1,0 +1,240 @@
+#!/usr/bin/python3
+"""Turns bench's JSON output into charts (PNG and SVG) and a Markdown table.
+
+    bench --benchmark_out=bench.json --benchmark_out_format=json ...
+    bench/plot.py bench.json --out-dir docs/images --prefix perf-pocl > table.md
+
+Charts, one panel per filter, the sizes side by side and a bar per variant:
+  PREFIX-fraction   each kernel's GB/s as a fraction of the device's own buffer copy
+                    (copy_bandwidth, measured in the same run): 1.0 is the memory-bound ideal
+  PREFIX-throughput Mpix/s of the kernels, the OpenCV baseline on the CPU (hatched) and each
+                    sample's whole pipeline, upload to download (pale), on a log scale
+The table (stdout) has every figure behind them. Needs matplotlib only for the charts (Debian:
+python3-matplotlib); without it the table is still printed.
+"""
+import argparse
+import json
+import re
+import sys
+from collections import OrderedDict
+
+# The suffixes Google Benchmark adds to a benchmark's name.
+SUFFIX = re.compile(r"(/(manual_time|real_time|process_time|repeats:\d+|min_time:[^/]+|"
+                    r"iterations:\d+|threads:\d+))+$")
+FILTERS = ("sobel", "fir", "morphology")
+
+
+def load(path):
+    """Returns (context, {name: record}) with one record per benchmark: the median aggregate
+    when the run had repetitions, else its single run."""
+    with open(path) as f:
+        report = json.load(f)
+    records = OrderedDict()
+    for entry in report.get("benchmarks", []):
+        if entry.get("run_type") == "aggregate" and entry.get("aggregate_name") != "median":
+            continue
+        name = SUFFIX.sub("", entry.get("run_name", entry["name"]))
+        if name in records and entry.get("run_type") != "aggregate":
+            continue  # a later repetition; the median aggregate replaces the first below
+        parts = name.split("/")
+        record = {
+            "name": name,
+            "kind": parts[0],
+            "filter": parts[1] if len(parts) > 1 else "",
+            "variant": parts[2] if len(parts) > 2 else "",
+            "size": parts[3] if len(parts) > 3 else "",
+            "error": entry.get("error_message") if entry.get("error_occurred") else None,
+        }
+        for key, counter in (("median_ms", "median_ms"), ("mpix", "Mpix/s"), ("gbps", "GB/s"),
+                             ("fraction", "copy_fraction"), ("bytes", "bytes")):
+            record[key] = entry.get(counter)
+        records[name] = record
+    return report.get("context", {}), records
+
+
+def pixels(size):
+    width, height = size.split("x")
+    return int(width) * int(height)
+
+
+def sizes_of(records):
+    return sorted({r["size"] for r in records if r["size"]}, key=pixels)
+
+
+def number(value, digits=3):
+    if value is None:
+        return "–"
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.{digits}g}"
+
+
+def device_lines(context, records):
+    copy = records.get("copy_bandwidth")
+    lines = [
+        f"- Device: {context.get('opencl_device', '?')} ({context.get('opencl_device_version', '?')}), "
+        f"{context.get('opencl_compute_units', '?')} compute units, "
+        f"{context.get('opencl_global_memory_MiB', '?')} MiB global memory",
+        f"- Driver: {context.get('opencl_driver', '?')}; platform {context.get('opencl_platform', '?')}",
+        f"- Host: {context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs; "
+        f"OpenCV {context.get('opencv', 'not built in')}",
+        f"- Date: {context.get('date', '?')}",
+    ]
+    if copy and copy["gbps"]:
+        lines.append(f"- Copy bandwidth (clEnqueueCopyBuffer, {context.get('copy_bandwidth_buffer_MiB', '?')} "
+                     f"MiB, bytes read + written): {copy['gbps']:.2f} GB/s, median "
+                     f"{copy['median_ms']:.3f} ms")
+    return lines
+
+
+def pipeline_for(kernel, records):
+    """The e2e record of the sample pipeline that runs this kernel variant, if any."""
+    variant = kernel["variant"].replace("_per_pass", "")
+    return records.get(f"e2e/{kernel['filter']}/{variant}/{kernel['size']}")
+
+
+def markdown(context, records):
+    rows = list(records.values())
+    out = device_lines(context, records)
+    out += ["", "| filter | size | variant | median ms | Mpix/s | GB/s | of copy bandwidth | "
+                "pipeline ms |", "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for filter_name in FILTERS:
+        for size in sizes_of(rows):
+            for r in rows:
+                if r["filter"] != filter_name or r["size"] != size or r["kind"] not in ("kernel", "opencv"):
+                    continue
+                variant = r["variant"] if r["kind"] == "kernel" else f"OpenCV {r['variant']} (CPU)"
+                if r["error"]:
+                    out.append(f"| {filter_name} | {size} | {variant} | {r['error']} | | | | |")
+                    continue
+                pipeline = pipeline_for(r, records) if r["kind"] == "kernel" else None
+                fraction = f"{r['fraction']:.2f}" if r["fraction"] is not None else "–"
+                out.append(f"| {filter_name} | {size} | {variant} | {number(r['median_ms'])} | "
+                           f"{number(r['mpix'])} | {number(r['gbps'])} | {fraction} | "
+                           f"{number(pipeline['median_ms']) if pipeline and not pipeline['error'] else '–'} |")
+    startup = [r for r in rows if r["kind"] == "startup"]
+    if startup:
+        out += ["", "| start-up step | median ms |", "| --- | ---: |"]
+        for r in startup:
+            what = r["name"].split("/", 1)[1]
+            out.append(f"| {what} | {r['error'] or number(r['median_ms'])} |")
+    return "\n".join(out)
+
+
+def charts(context, records, out_dir, prefix):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib import ticker
+
+    plt.rcParams["svg.hashsalt"] = "bench"  # the same data gives the same SVG
+    rows = [r for r in records.values() if not r["error"]]
+    sizes = sizes_of(rows)
+    device = context.get("opencl_device", "?")
+    copy = records.get("copy_bandwidth")
+    copy_text = f"copy {copy['gbps']:.1f} GB/s" if copy and copy["gbps"] else "copy bandwidth"
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    written = []
+
+    def panels(title):
+        figure, axes = plt.subplots(1, len(FILTERS), figsize=(5 * len(FILTERS), 5), squeeze=False)
+        figure.suptitle(f"{title} — {device}", fontsize=11)
+        return figure, axes[0]
+
+    def bars(axis, series, value, log=False, annotate=False):
+        """series: [(label, kind, filter, variant, colour, hatch, alpha)], grouped by size."""
+        width = 0.8 / max(len(series), 1)
+        for i, (label, kind, filter_name, variant, colour, hatch, alpha) in enumerate(series):
+            xs, ys = [], []
+            for j, size in enumerate(sizes):
+                record = records.get(f"{kind}/{filter_name}/{variant}/{size}")
+                if record and not record["error"] and record[value]:
+                    xs.append(j - 0.4 + width * (i + 0.5))
+                    ys.append(record[value])
+            drawn = axis.bar(xs, ys, width, label=label, color=colour, hatch=hatch, alpha=alpha,
+                             edgecolor="black", linewidth=0.4)
+            if annotate:
+                axis.bar_label(drawn, fmt="%.2f", fontsize=7, padding=1)
+        axis.set_xticks(range(len(sizes)), sizes)
+        if log:
+            axis.set_yscale("log")
+            plain = ticker.FuncFormatter(lambda v, _: f"{v:g}")
+            axis.yaxis.set_major_formatter(plain)
+            axis.yaxis.set_minor_formatter(plain)
+        # Below the panel, where it cannot cover a bar.
+        axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2,
+                    frameon=False)
+
+    def save(figure, name):
+        figure.tight_layout()
+        for extension in ("png", "svg"):
+            path = f"{out_dir}/{prefix}-{name}.{extension}"
+            metadata = {"Date": None} if extension == "svg" else {"Software": None}
+            figure.savefig(path, dpi=110, metadata=metadata)
+            written.append(path)
+        plt.close(figure)
+
+    def variants(kind, filter_name):
+        seen = []
+        for r in rows:
+            if r["kind"] == kind and r["filter"] == filter_name and r["variant"] not in seen:
+                seen.append(r["variant"])
+        return seen
+
+    # Fraction of copy bandwidth: the kernels only (the CPU's memory is another yardstick).
+    figure, axes = panels(f"Kernel GB/s as a fraction of the device's {copy_text}")
+    for axis, filter_name in zip(axes, FILTERS):
+        series = [(v, "kernel", filter_name, v, colours[i % len(colours)], None, 1.0)
+                  for i, v in enumerate(variants("kernel", filter_name))]
+        bars(axis, series, "fraction", annotate=True)
+        axis.axhline(1.0, color="grey", linestyle="--", linewidth=0.8)
+        axis.set_title(filter_name)
+        axis.set_ylabel("fraction of copy bandwidth")
+        axis.set_ylim(0, max(1.1, axis.get_ylim()[1] * 1.1))
+    save(figure, "fraction")
+
+    # Throughput: kernels, OpenCV on the CPU, whole pipelines.
+    figure, axes = panels("Mpix/s: kernel (device time), OpenCV on the CPU (hatched), "
+                          "sample pipeline upload→download (pale)")
+    for axis, filter_name in zip(axes, FILTERS):
+        kernels = variants("kernel", filter_name)
+        series = [(v, "kernel", filter_name, v, colours[i % len(colours)], None, 1.0)
+                  for i, v in enumerate(kernels)]
+        series += [(f"OpenCV {v}", "opencv", filter_name, v, "lightgrey", "//", 1.0)
+                   for v in variants("opencv", filter_name)]
+        for v in variants("e2e", filter_name):
+            match = [i for i, k in enumerate(kernels) if k.replace("_per_pass", "") == v]
+            colour = colours[match[0] % len(colours)] if match else "white"
+            series.append((f"pipeline {v}", "e2e", filter_name, v, colour, None, 0.35))
+        bars(axis, series, "mpix", log=True)
+        axis.set_title(filter_name)
+        axis.set_ylabel("Mpix/s (log)")
+    save(figure, "throughput")
+    return written
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("json", help="bench's --benchmark_out file (--benchmark_out_format=json)")
+    parser.add_argument("--out-dir", default=".", help="where the charts go (default: here)")
+    parser.add_argument("--prefix", default="perf", help="chart file names start with this")
+    parser.add_argument("--no-charts", action="store_true", help="print the table only")
+    args = parser.parse_args()
+
+    context, records = load(args.json)
+    if not records:
+        sys.exit(f"plot.py: no benchmarks in {args.json}")
+    print(markdown(context, records))
+    if args.no_charts:
+        return
+    try:
+        written = charts(context, records, args.out_dir, args.prefix)
+    except ImportError:
+        print("plot.py: matplotlib is missing (Debian: python3-matplotlib): no charts",
+              file=sys.stderr)
+        return
+    print("plot.py: wrote " + ", ".join(written), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+#include "fir_filter.hpp"
+
+#include "../cl_error.hpp"
+#include "../program.hpp"
+
+#include <climits>
+#include <stdexcept>
+
+namespace sdk {
+
+namespace {
+
+// Outputs per work-item along a row: one float4.
+constexpr std::size_t kOutputsPerItem = 4;
+
+}  // namespace
+
+FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficients& coefficients)
+    : cl_(cl)
+{
+    program_ = build_program(cl_, {"border.cl", "fir_float.cl"}, border_build_option(border));
+    while_doing("creating kernel fir_float", [&] { kernel_ = cl::Kernel(program_, "fir_float"); });
+    set_coefficients(coefficients);
+}
+
+void FirFilter::set_coefficients(const FirCoefficients& coefficients)
+{
+    // [Weights]
+    // One float4 per window row (.s3 unused), rounded to float once here.
+    const std::array<float, 9> weights = coefficients.float_weights();
+    const auto row = [&](std::size_t r) {
+        return cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
+    };
+    while_doing("setting the FIR weights", [&] {
+        kernel_.setArg(3, row(0));
+        kernel_.setArg(4, row(1));
+        kernel_.setArg(5, row(2));
+    });
+    // [Weights]
+}
+
+cl::Event FirFilter::upload(const Image& luminance)
+{
+    if (luminance.channels != 1)
+        throw std::invalid_argument("the FIR filter takes an 8-bit luminance image");
+    // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
+    if (luminance.width * luminance.height > static_cast<std::size_t>(INT_MAX))
+        throw std::runtime_error("image of " + std::to_string(luminance.width) + "x" +
+                                 std::to_string(luminance.height) +
+                                 " pixels is too large: the kernels address at most 2^31-1 pixels");
+    const std::size_t bytes = luminance.pixels.size() * sizeof(cl_float);
+    check_fits_device(cl_, bytes,
+                      "an image of " + std::to_string(luminance.width) + "x" +
+                          std::to_string(luminance.height) + " floats");
+    width_ = luminance.width;
+    height_ = luminance.height;
+
+    // [Upload floats]
+    // Converted to float here, not on the device: the kernel then is the tutorial's float
+    // technique and nothing else, and its float input is what a chain of float filters passes
+    // between stages. The price is four bytes uploaded per pixel instead of one.
+    const std::vector<float> values(luminance.pixels.begin(), luminance.pixels.end());
+    // [Upload floats]
+
+    cl::Event event;
+    while_doing("creating buffers and uploading the image", [&] {
+        luminance_ = cl::Buffer(cl_.context, CL_MEM_READ_ONLY, bytes);
+        output_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, bytes);
+        // Blocking: `values` is gone when this function returns.
+        cl_.queue.enqueueWriteBuffer(luminance_, CL_TRUE, 0, bytes, values.data(), nullptr,
+                                     &event);
+    });
+
+    // [Work size]
+    // One work-item per 4 outputs of a row; the last of each row may be a partial group.
+    launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, kOutputsPerItem),
+                             height_);
+    // [Work size]
+
+    while_doing("setting the FIR kernel's arguments", [&] {
+        kernel_.setArg(0, luminance_);
+        kernel_.setArg(1, static_cast<cl_int>(width_));
+        kernel_.setArg(2, static_cast<cl_int>(height_));
+        kernel_.setArg(6, output_);
+    });
+    return event;
+}
+
+void FirFilter::fill_output(float value)
+{
+    while_doing("filling the output buffer", [&] {
+        const cl_float pattern = value;
+        cl_.queue.enqueueFillBuffer(output_, pattern, 0, pixel_count() * sizeof(cl_float));
+    });
+}
+
+cl::Event FirFilter::run()
+{
+    cl::Event event;
+    while_doing("running kernel fir_float", [&] {
+        cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch_.global, launch_.local,
+                                       nullptr, &event);
+    });
+    return event;
+}
+
+std::vector<float> FirFilter::download(cl::Event* event)
+{
+    std::vector<float> output(pixel_count());
+    while_doing("reading the output back", [&] {
+        cl_.queue.enqueueReadBuffer(output_, CL_TRUE, 0, pixel_count() * sizeof(cl_float),
+                                    output.data(), nullptr, event);
+    });
+    return output;
+}
+
+}  // namespace sdk

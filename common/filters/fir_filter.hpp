@@ -1,0 +1,49 @@
+#pragma once
+#include "../border.hpp"
+#include "../device.hpp"
+#include "../image.hpp"
+#include "../work_size.hpp"
+#include "fir_coefficients.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace sdk {
+
+// Runs the fir_float kernel (kernels/fir_float.cl) on the device: build once for a border, then
+// set any coefficients, upload an image, run, read back. The host side of the technique; the
+// sample's main.cpp tells the story around it.
+class FirFilter {
+public:
+    FirFilter(const OpenClContext& cl, Border border,
+              const FirCoefficients& coefficients = FirCoefficients{});
+
+    // New weights for the next run; the program is not rebuilt (they are kernel arguments).
+    void set_coefficients(const FirCoefficients& coefficients);
+    // Allocates device buffers for this image size and copies the luminance in as floats.
+    cl::Event upload(const Image& luminance);
+    // Fills the output with `value` (tests poison it with NaN so that pixels a kernel skips show).
+    void fill_output(float value);
+    // One run of the kernel over the uploaded image; the event times it.
+    cl::Event run();
+
+    // The filtered image, float32, one value per pixel, rows top-down.
+    std::vector<float> download(cl::Event* event = nullptr);
+
+    const LaunchSize& launch_size() const { return launch_; }
+    // Bytes the kernel must move: the float image read once and the float output written once.
+    std::uint64_t bytes_moved() const { return 8 * pixel_count(); }
+    std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
+
+private:
+    OpenClContext cl_;
+    cl::Program program_;
+    cl::Kernel kernel_;
+    cl::Buffer luminance_;
+    cl::Buffer output_;
+    LaunchSize launch_;
+    std::size_t width_ = 0;
+    std::size_t height_ = 0;
+};
+
+}  // namespace sdk

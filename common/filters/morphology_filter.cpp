@@ -1,0 +1,336 @@
+#include "morphology_filter.hpp"
+
+#include "../bmp.hpp"
+#include "../cl_error.hpp"
+#include "../npy.hpp"
+#include "../program.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+
+namespace sdk {
+
+std::vector<MorphologyPass> passes_of(MorphologyOperation operation)
+{
+    switch (operation) {
+    case MorphologyOperation::dilate: return {MorphologyPass::dilate};
+    case MorphologyOperation::erode: return {MorphologyPass::erode};
+    case MorphologyOperation::close: return {MorphologyPass::dilate, MorphologyPass::erode};
+    case MorphologyOperation::open: return {MorphologyPass::erode, MorphologyPass::dilate};
+    }
+    throw std::invalid_argument("unknown morphology operation");
+}
+
+namespace {
+
+std::string shape_build_option(MorphologyShape shape)
+{
+    return shape == MorphologyShape::square ? "-DSHAPE=SHAPE_SQUARE" : "-DSHAPE=SHAPE_DIAMOND";
+}
+
+// Each packed word holds 32 pixels (see kernels/morphology_packed.cl, [Packed layout]).
+constexpr std::size_t kPixelsPerWord = 32;
+
+}  // namespace
+
+MorphologyFilter::MorphologyFilter(const OpenClContext& cl, MorphologyShape shape)
+    : cl_(cl), shape_(shape)
+{
+    program_ = build_program(cl_, {"morphology_packed.cl"}, shape_build_option(shape));
+    while_doing("creating the morphology kernels", [&] {
+        pack_kernel_ = cl::Kernel(program_, "binarise_and_pack");
+        dilate_kernel_ = cl::Kernel(program_, "dilate");
+        erode_kernel_ = cl::Kernel(program_, "erode");
+        unpack_kernel_ = cl::Kernel(program_, "unpack");
+    });
+}
+
+PipelineStep MorphologyFilter::upload(const Image& luminance)
+{
+    if (luminance.channels != 1)
+        throw std::invalid_argument("the morphology filter takes an 8-bit luminance image");
+    // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
+    if (luminance.width * luminance.height > static_cast<std::size_t>(INT_MAX))
+        throw std::runtime_error("image of " + std::to_string(luminance.width) + "x" +
+                                 std::to_string(luminance.height) +
+                                 " pixels is too large: the kernels address at most 2^31-1 pixels");
+    if (luminance.pixels.size() != luminance.width * luminance.height)
+        throw std::invalid_argument("luminance image has " + std::to_string(luminance.pixels.size()) +
+                                    " pixels, not width * height");
+    check_fits_device(cl_, luminance.pixels.size(),
+                      "an image of " + std::to_string(luminance.width) + "x" +
+                          std::to_string(luminance.height));
+
+    const bool same_size = luminance_() && luminance.width == width_ && luminance.height == height_;
+    width_ = luminance.width;
+    height_ = luminance.height;
+    words_per_row_ = divide_round_up(width_, kPixelsPerWord);
+    const std::size_t bytes = luminance.pixels.size();
+
+    PipelineStep step{"upload", {}, bytes};
+    while_doing("creating buffers and uploading the image", [&] {
+        if (!same_size) {
+            luminance_ = cl::Buffer(cl_.context, CL_MEM_READ_ONLY, bytes);
+            packed_input_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
+            packed_passes_[0] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
+            packed_passes_[1] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
+            unpacked_ = cl::Buffer(cl_.context, CL_MEM_WRITE_ONLY, bytes);
+        }
+        cl_.queue.enqueueWriteBuffer(luminance_, CL_FALSE, 0, bytes, luminance.pixels.data(),
+                                     nullptr, &step.event);
+    });
+    packed_result_ = cl::Buffer();  // nothing packed from this image yet
+    return step;
+}
+
+void MorphologyFilter::fill_outputs(std::uint8_t value)
+{
+    while_doing("filling the output buffers", [&] {
+        const cl_uchar pattern = value;
+        cl_.queue.enqueueFillBuffer(packed_input_, pattern, 0, packed_bytes());
+        cl_.queue.enqueueFillBuffer(packed_passes_[0], pattern, 0, packed_bytes());
+        cl_.queue.enqueueFillBuffer(packed_passes_[1], pattern, 0, packed_bytes());
+        cl_.queue.enqueueFillBuffer(unpacked_, pattern, 0, pixel_count());
+    });
+}
+
+cl::Event MorphologyFilter::launch(cl::Kernel& kernel, const std::string& what)
+{
+    if (!luminance_()) throw std::logic_error("upload an image before running " + what);
+    // [Work size]
+    // One work-item per packed word, in every kernel: 32 pixels each. A 3264-pixel row is 102
+    // words, so groups of 32 x 8 waste a fifth of the work-items in x but none in y.
+    const LaunchSize launch = launch_size_2d(kernel, cl_.device, words_per_row_, height_);
+    // [Work size]
+    cl::Event event;
+    while_doing("running kernel " + what, [&] {
+        cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local,
+                                       nullptr, &event);
+    });
+    return event;
+}
+
+std::vector<PipelineStep> MorphologyFilter::run(const Binarisation& binarisation,
+                                                MorphologyOperation operation, const Roi& roi)
+{
+    std::vector<PipelineStep> steps{binarise_and_pack(binarisation)};
+    for (const MorphologyPass pass : passes_of(operation)) steps.push_back(run_pass(pass, roi));
+    steps.push_back(unpack());
+    return steps;
+}
+
+PipelineStep MorphologyFilter::binarise_and_pack(const Binarisation& binarisation)
+{
+    while_doing("setting the binarise_and_pack kernel's arguments", [&] {
+        pack_kernel_.setArg(0, luminance_);
+        pack_kernel_.setArg(1, static_cast<cl_int>(width_));
+        pack_kernel_.setArg(2, static_cast<cl_int>(height_));
+        pack_kernel_.setArg(3, static_cast<cl_int>(words_per_row_));
+        pack_kernel_.setArg(4, static_cast<cl_uint>(binarisation.threshold));
+        pack_kernel_.setArg(5, static_cast<cl_int>(binarisation.invert ? 1 : 0));
+        pack_kernel_.setArg(6, packed_input_);
+    });
+    packed_result_ = packed_input_;
+    passes_run_ = 0;
+    return {"binarise and pack", launch(pack_kernel_, "binarise_and_pack"),
+            pixel_count() + packed_bytes()};
+}
+
+PipelineStep MorphologyFilter::run_pass(MorphologyPass pass, const Roi& roi)
+{
+    if (!packed_result_()) throw std::logic_error("binarise and pack before a morphology pass");
+    if (roi.width == 0 || roi.height == 0 || roi.x > width_ || roi.y > height_ ||
+        roi.width > width_ - roi.x || roi.height > height_ - roi.y)
+        throw std::invalid_argument("region " + roi_text(roi) + " is empty or not inside the " +
+                                    std::to_string(width_) + "x" + std::to_string(height_) +
+                                    " image");
+    const bool dilate = pass == MorphologyPass::dilate;
+    cl::Kernel& kernel = dilate ? dilate_kernel_ : erode_kernel_;
+    const cl::Buffer& destination = packed_passes_[passes_run_ % 2];
+    while_doing(std::string("setting the ") + (dilate ? "dilate" : "erode") + " kernel's arguments",
+                [&] {
+                    kernel.setArg(0, packed_result_);
+                    kernel.setArg(1, destination);
+                    kernel.setArg(2, static_cast<cl_int>(words_per_row_));
+                    kernel.setArg(3, static_cast<cl_int>(height_));
+                    kernel.setArg(4, static_cast<cl_int>(roi.x));
+                    kernel.setArg(5, static_cast<cl_int>(roi.y));
+                    kernel.setArg(6, static_cast<cl_int>(roi.x + roi.width));
+                    kernel.setArg(7, static_cast<cl_int>(roi.y + roi.height));
+                });
+    const std::string name = std::string(dilate ? "dilate" : "erode") + " (" + shape_name(shape_) + ")";
+    cl::Event event = launch(kernel, name);
+    packed_result_ = destination;
+    ++passes_run_;
+    // Each word is read once and written once; the neighbours' re-reads come from the cache.
+    return {name, event, 2 * packed_bytes()};
+}
+
+PipelineStep MorphologyFilter::unpack()
+{
+    if (!packed_result_()) throw std::logic_error("binarise and pack before unpacking");
+    while_doing("setting the unpack kernel's arguments", [&] {
+        unpack_kernel_.setArg(0, packed_result_);
+        unpack_kernel_.setArg(1, static_cast<cl_int>(width_));
+        unpack_kernel_.setArg(2, static_cast<cl_int>(height_));
+        unpack_kernel_.setArg(3, static_cast<cl_int>(words_per_row_));
+        unpack_kernel_.setArg(4, unpacked_);
+    });
+    return {"unpack", launch(unpack_kernel_, "unpack"), packed_bytes() + pixel_count()};
+}
+
+std::vector<std::uint8_t> MorphologyFilter::download(PipelineStep* step)
+{
+    std::vector<std::uint8_t> output(pixel_count());
+    cl::Event event;
+    while_doing("reading the result back", [&] {
+        cl_.queue.enqueueReadBuffer(unpacked_, CL_TRUE, 0, output.size(), output.data(), nullptr,
+                                    &event);
+    });
+    if (step) *step = {"download", event, pixel_count()};
+    return output;
+}
+
+PackedBitmap MorphologyFilter::download_packed(const cl::Buffer& buffer, const std::string& what)
+{
+    if (!packed_result_())
+        throw std::logic_error("binarise and pack before reading the " + what + " back");
+    PackedBitmap bitmap{width_, height_, row_pitch(), std::vector<std::uint8_t>(packed_bytes())};
+    while_doing("reading the " + what + " back", [&] {
+        cl_.queue.enqueueReadBuffer(buffer, CL_TRUE, 0, bitmap.bits.size(), bitmap.bits.data());
+    });
+    return bitmap;
+}
+
+PackedBitmap MorphologyFilter::download_packed_input()
+{
+    return download_packed(packed_input_, "packed input");
+}
+
+PackedBitmap MorphologyFilter::download_packed_result()
+{
+    return download_packed(packed_result_, "packed result");
+}
+
+std::vector<StepTiming> step_timings(const std::vector<PipelineStep>& steps)
+{
+    std::vector<StepTiming> timings;
+    for (const auto& step : steps) {
+        while_doing("reading profiling information for " + step.name, [&] {
+            timings.push_back({step.name, step.event.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
+                               step.event.getProfilingInfo<CL_PROFILING_COMMAND_END>(),
+                               step.bytes});
+        });
+    }
+    return timings;
+}
+
+namespace {
+std::uint64_t median(std::vector<std::uint64_t> values)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+}  // namespace
+
+std::vector<StepTiming> median_step_timings(const std::vector<std::vector<StepTiming>>& runs)
+{
+    if (runs.empty()) return {};
+    auto difference = [](std::uint64_t from, std::uint64_t to) { return to > from ? to - from : 0; };
+    std::vector<StepTiming> medians;
+    std::uint64_t previous_end = 0;
+    for (std::size_t i = 0; i < runs.front().size(); ++i) {
+        std::vector<std::uint64_t> gaps;
+        std::vector<std::uint64_t> durations;
+        for (const auto& run : runs) {
+            if (run.size() != runs.front().size() || run[i].name != runs.front()[i].name)
+                throw std::invalid_argument("median_step_timings needs runs of the same steps");
+            gaps.push_back(i == 0 ? 0 : difference(run[i - 1].end_ns, run[i].start_ns));
+            durations.push_back(difference(run[i].start_ns, run[i].end_ns));
+        }
+        const std::uint64_t start = previous_end + median(gaps);
+        previous_end = start + median(durations);
+        medians.push_back({runs.front()[i].name, start, previous_end, runs.front()[i].bytes});
+    }
+    return medians;
+}
+
+StepTable step_table(const std::vector<StepTiming>& steps)
+{
+    StepTable table;
+    for (const auto& step : steps) table.add(step.name, step.start_ns, step.end_ns, step.bytes);
+    return table;
+}
+
+Roi parse_roi(const std::string& text)
+{
+    const std::string usage = "--roi takes X,Y,W,H in pixels (W and H at least 1), not '" + text + "'";
+    std::size_t values[4] = {};
+    std::size_t at = 0;
+    for (int i = 0; i < 4; ++i) {
+        const std::size_t end = i < 3 ? text.find(',', at) : text.size();
+        if (end == std::string::npos || end == at || end - at > 9) throw UsageError(usage);
+        std::size_t value = 0;
+        for (std::size_t k = at; k < end; ++k) {
+            if (text[k] < '0' || text[k] > '9') throw UsageError(usage);
+            value = value * 10 + static_cast<std::size_t>(text[k] - '0');
+        }
+        values[i] = value;
+        at = end + 1;
+    }
+    if (values[2] == 0 || values[3] == 0) throw UsageError(usage);
+    return Roi{values[0], values[1], values[2], values[3]};
+}
+
+void check_roi_inside(const Roi& roi, const Image& image)
+{
+    // At most 9 digits each (parse_roi), so the sums cannot overflow.
+    if (roi.x + roi.width > image.width || roi.y + roi.height > image.height)
+        throw UsageError("--roi " + roi_text(roi) + " does not lie inside the " +
+                         std::to_string(image.width) + "x" + std::to_string(image.height) +
+                         " image");
+}
+
+std::string roi_text(const Roi& roi)
+{
+    return std::to_string(roi.x) + "," + std::to_string(roi.y) + "," + std::to_string(roi.width) +
+           "," + std::to_string(roi.height);
+}
+
+void write_morphology_outputs(const CommonOptions& options, const Image& luminance,
+                              const MorphologyResult& result)
+{
+    write_bmp(options.output, Image{luminance.width, luminance.height, 1, result.output});
+    if (options.save_raw) {
+        const auto& folder = *options.save_raw;
+        std::filesystem::create_directories(folder);
+        write_pbm(folder / "input.pbm", result.packed_input);
+        write_pbm(folder / "output.pbm", result.packed_output);
+        write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
+    }
+}
+
+void verify_morphology(std::ostream& out, const Image& luminance, const Binarisation& binarisation,
+                       MorphologyOperation operation, MorphologyShape shape, const Roi& roi,
+                       const std::vector<std::uint8_t>& output)
+{
+    const Image expected =
+        morphology_reference(binarise_reference(luminance, binarisation), operation, shape, roi);
+    std::size_t mismatches = 0;
+    std::size_t first = 0;
+    for (std::size_t i = 0; i < expected.pixels.size(); ++i) {
+        if (output.at(i) != (expected.pixels[i] ? 255 : 0) && mismatches++ == 0) first = i;
+    }
+    if (mismatches == 0) {
+        out << "Verify: the output equals the C++ reference bit for bit\n";
+        return;
+    }
+    throw std::runtime_error("verification failed: " + std::to_string(mismatches) +
+                             " pixels differ from the C++ reference, the first at (" +
+                             std::to_string(first % luminance.width) + ", " +
+                             std::to_string(first / luminance.width) + ")");
+}
+
+}  // namespace sdk

@@ -1,0 +1,88 @@
+// A 3x3 FIR filter in floating point, the Arm Mali SDK tutorial's: each work-item computes 4
+// outputs along a row with float4 vectors, two overlapping loads per input row. Any weights
+// (--coefficients, --divisor) run on the one built kernel, which is in fir_float.cl.
+#include "common/bmp.hpp"
+#include "common/cli.hpp"
+#include "common/filters/fir_filter.hpp"
+#include "common/npy.hpp"
+#include "common/reference/fir_reference.hpp"
+#include "common/sample_io.hpp"
+#include "common/timing.hpp"
+
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"3x3 FIR filter in float with 4-wide vectors (Mali SDK tutorial)", "fir_float"};
+    sdk::CommonOptions options;
+    sdk::add_common_options(app, options);
+    std::string numerators = sdk::kDefaultFirNumerators;
+    app.add_option("--coefficients", numerators,
+                   "the 3x3 weights' numerators, row-major, row 0 for the row above: a,b,c,d,e,f,"
+                   "g,h,i (integers or decimals, negative allowed)")
+        ->capture_default_str();
+    double divisor = 256;
+    app.add_option("--divisor", divisor, "the weights' common divisor (not 0)")
+        ->capture_default_str();
+
+    return sdk::run_sample(app, argc, argv, options, [&] {
+        std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
+
+        // 1. Check the weights first: a typo should cost nothing. Weights summing above 1 are
+        //    legal (a sharpening filter) but bright areas then clip at 255 in output.bmp.
+        const sdk::FirCoefficients coefficients = sdk::parse_fir_coefficients(numerators, divisor);
+        if (sdk::may_saturate(coefficients))
+            std::cerr << "fir_float: warning: the weights sum to " << coefficients.weight_sum()
+                      << ", more than 1: outputs may pass 255 and saturate in "
+                      << options.output.string() << "\n";
+
+        // 2. Read the image and turn it into the 8-bit luminance the filter works on.
+        const sdk::Image luminance = sdk::load_luminance(options.input, {options.output});
+
+        // 3. Pick the device and build the kernel for the chosen border mode; the weights are
+        //    kernel arguments, not part of the build.
+        const sdk::OpenClContext cl = sdk::make_context(options.device);
+        sdk::FirFilter fir(cl, options.border, coefficients);
+        log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
+            << luminance.height << ", border " << sdk::border_name(options.border)
+            << ", coefficients " << coefficients.to_string() << "\n";
+
+        // 4. Upload (as floats), run once and read the float output back.
+        fir.upload(luminance);
+        cl::Event kernel = fir.run();
+        const std::vector<float> output = fir.download();
+        sdk::print_event_times(log, sdk::event_times(kernel));
+
+        // 5. With -n, time repeated runs: one run includes first-launch costs a loop does not.
+        if (options.iterations > 0) {
+            const auto ms = sdk::time_kernel(options.iterations, [&] { return fir.run(); });
+            sdk::print_kernel_statistics(log, options.iterations, ms, fir.bytes_moved());
+        }
+
+        // 6. Write output.bmp, rounded and clamped to 8 bits, and with --save-raw the exact
+        //    floats; then check them against the C++ reference.
+        sdk::write_bmp(options.output, sdk::Image{luminance.width, luminance.height, 1,
+                                                  sdk::to_8bit(output)});
+        if (options.save_raw) {
+            const auto& folder = *options.save_raw;
+            std::filesystem::create_directories(folder);
+            sdk::write_npy(folder / "output.npy", output, luminance.height, luminance.width);
+            sdk::write_npy(folder / "luminance.npy", luminance.pixels, luminance.height,
+                           luminance.width);
+        }
+        log << "Wrote " << options.output.string() << "\n";
+        if (options.verify) {
+            const double error = sdk::max_abs_difference(
+                output, sdk::fir_reference(luminance, coefficients, options.border));
+            if (!(error <= sdk::kFirTolerance))
+                throw std::runtime_error("verification failed: max |difference| from the C++ "
+                                         "reference is " + std::to_string(error) +
+                                         ", more than the tolerance " +
+                                         std::to_string(sdk::kFirTolerance));
+            log << "Verify: max |difference| from the C++ reference " << error
+                << " (tolerance " << sdk::kFirTolerance << ")\n";
+        }
+    });
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs a test binary (or sample) under oclgrind, which simulates every work-item and checks each
+# memory access: any message it logs (an out-of-bounds read or write, a data race, a read of
+# uninitialised memory, a misused API call) fails the test, even when the results were right.
+#   oclgrind_check.sh <executable> [arguments...]
+set -uo pipefail
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+SDK_TEST_SIZES=small oclgrind --check-api --data-races --uninitialized --log "$log" "$@"
+status=$?
+if [[ -s "$log" ]]; then
+  head -c 20000 "$log"
+  echo "oclgrind_check: oclgrind reported the problems above"
+  exit 1
+fi
+exit $status
