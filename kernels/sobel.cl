@@ -1,5 +1,6 @@
 // The vectorised Sobel: each work-item computes 16 neighbouring outputs of a row (sobel_16x1,
-// the Mali tutorial's design) or a 16x4 block (sobel_16x4, the Adreno post's data reuse).
+// the Mali tutorial's design) or a 16x4 block (sobel_16x4, the Adreno post's data reuse), and
+// sobel_16x4_packed does the 16x4 arithmetic two pixels per 32-bit operation.
 // Built together with border.cl and sobel_pixel.cl (see common/filters/sobel_filter.cpp).
 
 
@@ -19,25 +20,31 @@ inline int neighbour_byte(const __global uchar* row, int x, int width)
 // [Neighbours]
 
 // [Row terms]
+// A row's pixels x0-1 .. x0+15 (left), x0 .. x0+15 (centre) and x0+1 .. x0+16 (right) as three
+// 16-byte vectors, from one aligned load and the two neighbour bytes. shuffle2 picks lanes from
+// two vectors (0-15 the first, 16-31 the second): the centre moved one lane right with `before`
+// in front, and one lane left with `after` behind.
+inline void row_pixels(const __global uchar* row, int x0, int width, uchar16* left,
+                       uchar16* centre, uchar16* right)
+{
+    *centre = *(const __global uchar16*)(row + x0);
+    const uchar before = (uchar)neighbour_byte(row, x0 - 1, width);
+    const uchar after = (uchar)neighbour_byte(row, x0 + 16, width);
+    *left = shuffle2((uchar16)(before), *centre,
+                     (uchar16)(0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30));
+    *right = shuffle2(*centre, (uchar16)(after),
+                      (uchar16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16));
+}
+
 // Both Sobel masks are separable, so each input row contributes two 16-wide terms:
 //   difference = right - left              (weighted 1, 2, 1 down the rows, gives gx)
 //   smoothing  = left + 2 * centre + right (row above minus row below gives gy)
-// The left and right vectors are the centre shifted by one pixel, with a neighbour byte shifted
-// in. 16-bit lanes hold every intermediate (|gx|, |gy| <= 1020).
+// 16-bit lanes hold every intermediate (|gx|, |gy| <= 1020).
 inline void row_terms(const __global uchar* row, int x0, int width, short16* difference,
                       short16* smoothing)
 {
-    const uchar16 centre = *(const __global uchar16*)(row + x0);
-    const uchar before = (uchar)neighbour_byte(row, x0 - 1, width);
-    const uchar after = (uchar)neighbour_byte(row, x0 + 16, width);
-    // shuffle2 picks lanes from two vectors (0-15 the first, 16-31 the second): the centre moved
-    // one lane right with `before` in front, and one lane left with `after` behind.
-    const uchar16 left = shuffle2((uchar16)(before), centre,
-                                  (uchar16)(0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
-                                            29, 30));
-    const uchar16 right = shuffle2(centre, (uchar16)(after),
-                                   (uchar16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-                                             16));
+    uchar16 left, centre, right;
+    row_pixels(row, x0, width, &left, &centre, &right);
     const short16 l = convert_short16(left);
     const short16 c = convert_short16(centre);
     const short16 r = convert_short16(right);
@@ -144,6 +151,106 @@ __kernel void sobel_16x4(__global const uchar* restrict luminance, const int wid
     }
 }
 // [Kernel 16x4]
+
+// [Packed row terms]
+// sobel_16x4_packed does the same arithmetic two pixels per 32-bit operation ("SIMD within a
+// register"): the 16 bytes are viewed as four 32-bit words, and the even bytes (0 and 2 of each
+// word) and the odd bytes (1 and 3) are spread into 16-bit fields of their own words; packing
+// puts each byte back where it came from, so the device's byte order does not matter. GPUs like
+// NVIDIA's have no 16-lane 16-bit ALU, so short16 arithmetic costs one 32-bit operation per lane;
+// packed, it costs one per two lanes, and the kernel stops being limited by integer throughput.
+// Fields must never borrow from their neighbours, so differences carry a bias that keeps them
+// positive: right - left + 256 is in [1, 511], and every later sum stays below 2^16.
+typedef struct {
+    uint4 even;  // pixels 0, 2, 4, ... of the run, one per 16-bit field
+    uint4 odd;   // pixels 1, 3, 5, ...
+} PackedTerms;
+
+#define EVEN_FIELDS ((uint4)(0x00FF00FFu))
+
+inline void packed_row_terms(const __global uchar* row, int x0, int width,
+                             PackedTerms* difference, PackedTerms* smoothing)
+{
+    uchar16 left_bytes, centre_bytes, right_bytes;
+    row_pixels(row, x0, width, &left_bytes, &centre_bytes, &right_bytes);
+    const uint4 left = as_uint4(left_bytes);
+    const uint4 centre = as_uint4(centre_bytes);
+    const uint4 right = as_uint4(right_bytes);
+
+    const uint4 left_even = left & EVEN_FIELDS, left_odd = (left >> 8) & EVEN_FIELDS;
+    const uint4 centre_even = centre & EVEN_FIELDS, centre_odd = (centre >> 8) & EVEN_FIELDS;
+    const uint4 right_even = right & EVEN_FIELDS, right_odd = (right >> 8) & EVEN_FIELDS;
+    const uint4 bias = (uint4)(0x01000100u);  // +256 in each field
+    difference->even = right_even + bias - left_even;
+    difference->odd = right_odd + bias - left_odd;
+    smoothing->even = left_even + (centre_even << 1) + right_even;
+    smoothing->odd = left_odd + (centre_odd << 1) + right_odd;
+}
+// [Packed row terms]
+
+// [Packed store]
+// gx + 1024 and gy + 1024 are in [4, 2044]: shifted right by 3 they are dX + 128 and dY + 128,
+// one byte each, and flipping the top bit turns that offset byte into the signed value.
+inline uint4 packed_to_bytes(uint4 even, uint4 odd)
+{
+    const uint4 even_bytes = (even >> 3) & EVEN_FIELDS;
+    const uint4 odd_bytes = ((odd >> 3) & EVEN_FIELDS) << 8;
+    return (even_bytes | odd_bytes) ^ (uint4)(0x80808080u);
+}
+
+inline void store_packed_gradients(PackedTerms difference_above, PackedTerms difference_here,
+                                   PackedTerms difference_below, PackedTerms smoothing_above,
+                                   PackedTerms smoothing_below, int x0, int width,
+                                   __global char* gradient_x, __global char* gradient_y)
+{
+    // The three differences carry 256 each, weighted 1, 2, 1: a bias of 1024, as wanted.
+    const uint4 gx_even = difference_above.even + (difference_here.even << 1) +
+                          difference_below.even;
+    const uint4 gx_odd = difference_above.odd + (difference_here.odd << 1) + difference_below.odd;
+    const uint4 bias = (uint4)(0x04000400u);  // +1024 in each field
+    const uint4 gy_even = smoothing_above.even + bias - smoothing_below.even;
+    const uint4 gy_odd = smoothing_above.odd + bias - smoothing_below.odd;
+    char16 dx = as_char16(packed_to_bytes(gx_even, gx_odd));
+    char16 dy = as_char16(packed_to_bytes(gy_even, gy_odd));
+#if BORDER == BORDER_NONE
+    if (x0 == 0) dx.s0 = dy.s0 = 0;
+    if (x0 + 16 == width) dx.sf = dy.sf = 0;
+#endif
+    *(__global char16*)gradient_x = dx;
+    *(__global char16*)gradient_y = dy;
+}
+// [Packed store]
+
+// [Kernel 16x4 packed]
+__kernel void sobel_16x4_packed(__global const uchar* restrict luminance, const int width,
+                                const int height, const int row_pitch,
+                                __global char* restrict gradient_x,
+                                __global char* restrict gradient_y)
+{
+    const int x0 = get_global_id(0) * 16;
+    const int y0 = get_global_id(1) * 4;
+    if (x0 >= width || y0 >= height) return;
+
+    const bool fast = x0 + 16 <= width && y0 >= 1 && y0 + 4 < height;
+    if (!fast) {
+        sobel_block_with_border(luminance, width, height, row_pitch, x0, y0, 4, gradient_x,
+                                gradient_y);
+        return;
+    }
+
+    const __global uchar* row = luminance + (y0 - 1) * row_pitch;
+    PackedTerms difference[6], smoothing[6];
+    for (int r = 0; r < 6; ++r)
+        packed_row_terms(row + r * row_pitch, x0, width, &difference[r], &smoothing[r]);
+
+    for (int r = 0; r < 4; ++r) {
+        const int out = (y0 + r) * row_pitch + x0;
+        store_packed_gradients(difference[r], difference[r + 1], difference[r + 2],
+                               smoothing[r], smoothing[r + 2], x0, width, gradient_x + out,
+                               gradient_y + out);
+    }
+}
+// [Kernel 16x4 packed]
 
 // [Magnitude kernel]
 // floor(sqrt(dX^2 + dY^2)) on the device, for users who keep the whole pipeline there.

@@ -67,7 +67,7 @@ TEST_P(SobelKernelTest, MatchesReferenceOnAwkwardSizes)
 INSTANTIATE_TEST_SUITE_P(
     AllVariantsAndBorders, SobelKernelTest,
     ::testing::Combine(::testing::Values(SobelVariant::no_vectors, SobelVariant::vector_16x1,
-                                         SobelVariant::vector_16x4),
+                                         SobelVariant::vector_16x4, SobelVariant::packed_16x4),
                        ::testing::Values(Border::replicate, Border::reflect101, Border::constant,
                                          Border::none)),
     [](const auto& test_info) {
@@ -113,8 +113,8 @@ TEST(SobelReference, ShiftRoundsTowardsMinusInfinity)
 TEST(SobelKernels, KnownAnswerOnTheDevice)
 {
     const Image ramp{3, 3, 1, {10, 20, 30, 40, 50, 60, 70, 80, 90}};
-    for (const auto variant :
-         {SobelVariant::no_vectors, SobelVariant::vector_16x1, SobelVariant::vector_16x4}) {
+    for (const auto variant : {SobelVariant::no_vectors, SobelVariant::vector_16x1,
+                               SobelVariant::vector_16x4, SobelVariant::packed_16x4}) {
         const SobelGradients gradients =
             run_on_device(filter_for(variant, Border::none), ramp, 0x77);
         EXPECT_EQ(gradients.dx, (std::vector<std::int8_t>{0, 0, 0, 0, 10, 0, 0, 0, 0}))

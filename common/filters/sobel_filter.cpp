@@ -15,6 +15,7 @@ std::string variant_name(SobelVariant variant)
     case SobelVariant::no_vectors: return "no_vectors";
     case SobelVariant::vector_16x1: return "16x1";
     case SobelVariant::vector_16x4: return "16x4";
+    case SobelVariant::packed_16x4: return "16x4-packed";
     }
     return "unknown";
 }
@@ -32,7 +33,8 @@ Tile tile_of(SobelVariant variant)
     switch (variant) {
     case SobelVariant::no_vectors: return {1, 1};
     case SobelVariant::vector_16x1: return {16, 1};
-    case SobelVariant::vector_16x4: return {16, 4};
+    case SobelVariant::vector_16x4:
+    case SobelVariant::packed_16x4: return {16, 4};
     }
     return {1, 1};
 }
@@ -43,6 +45,7 @@ const char* kernel_name(SobelVariant variant)
     case SobelVariant::no_vectors: return "sobel_no_vectors";
     case SobelVariant::vector_16x1: return "sobel_16x1";
     case SobelVariant::vector_16x4: return "sobel_16x4";
+    case SobelVariant::packed_16x4: return "sobel_16x4_packed";
     }
     return "";
 }

@@ -16,6 +16,7 @@ enum class SobelVariant {
     no_vectors,  // kernels/sobel_no_vectors.cl: one pixel per work-item
     vector_16x1, // kernels/sobel.cl sobel_16x1: 16 outputs along a row per work-item
     vector_16x4, // kernels/sobel.cl sobel_16x4: 16x4 outputs, input rows reused
+    packed_16x4, // kernels/sobel.cl sobel_16x4_packed: 16x4, two 16-bit lanes per 32-bit word
 };
 std::string variant_name(SobelVariant variant);
 

@@ -18,10 +18,11 @@ int main(int argc, char** argv)
     sdk::CommonOptions options;
     sdk::add_common_options(app, options);
     sdk::SobelVariant variant = sdk::SobelVariant::vector_16x1;
-    app.add_option("--variant", variant, "outputs per work-item: 16x1 (default) or 16x4")
+    app.add_option("--variant", variant, "outputs per work-item: 16x1 (default), 16x4, or 16x4-packed (two pixels per 32-bit operation)")
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, sdk::SobelVariant>{{"16x1", sdk::SobelVariant::vector_16x1},
-                                                     {"16x4", sdk::SobelVariant::vector_16x4}}))
+                                                     {"16x4", sdk::SobelVariant::vector_16x4},
+                                                     {"16x4-packed", sdk::SobelVariant::packed_16x4}}))
         ->default_str("16x1");
     std::string work_group = "32x8";
     app.add_option("--work-group", work_group, "work-group shape WxH to ask for (tuning)")
