@@ -5,6 +5,7 @@
 #include "file_io.hpp"
 #include "program.hpp"
 
+#include <cctype>
 #include <iostream>
 
 namespace sdk {
@@ -41,6 +42,43 @@ void add_common_options(CLI::App& app, CommonOptions& options)
     app.add_option("-n,--iterations", options.iterations,
                    "time the kernel this many times after a warm-up; report median, min, max")
         ->check(CLI::Range(1u, 100000u));
+}
+
+namespace {
+bool parse_shape(const std::string& text, std::size_t& x, std::size_t& y)
+{
+    const auto separator = text.find('x');
+    if (separator == std::string::npos || separator == 0 || separator + 1 == text.size())
+        return false;
+    try {
+        std::size_t used_x = 0, used_y = 0;
+        const std::string width = text.substr(0, separator), height = text.substr(separator + 1);
+        x = std::stoul(width, &used_x);
+        y = std::stoul(height, &used_y);
+        return used_x == width.size() && used_y == height.size() && isdigit(width[0]) &&
+               isdigit(height[0]) && x > 0 && y > 0 && x <= 4096 && y <= 4096;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+}  // namespace
+
+CLI::Validator work_group_validator()
+{
+    return CLI::Validator(
+        [](std::string& text) {
+            std::size_t x = 0, y = 0;
+            return parse_shape(text, x, y) ? std::string() : "expected WxH, e.g. 32x8";
+        },
+        "WxH");
+}
+
+std::pair<std::size_t, std::size_t> parse_work_group(const std::string& text)
+{
+    std::size_t x = 0, y = 0;
+    if (!parse_shape(text, x, y))
+        throw UsageError("work-group shape '" + text + "': expected WxH, e.g. 32x8");
+    return {x, y};
 }
 
 std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix)

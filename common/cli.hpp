@@ -36,6 +36,10 @@ std::filesystem::path default_input_image();
 
 void add_common_options(CLI::App& app, CommonOptions& options);
 
+// A work-group shape "WxH" such as "32x8": the validator for options, and its parsed value.
+CLI::Validator work_group_validator();
+std::pair<std::size_t, std::size_t> parse_work_group(const std::string& text);
+
 // "out.bmp" + "-dX" -> "out-dX.bmp": the naming of a sample's secondary output files.
 std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix);
 

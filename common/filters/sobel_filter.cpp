@@ -20,6 +20,14 @@ std::string variant_name(SobelVariant variant)
     return "unknown";
 }
 
+SobelVariant sobel_variant_named(const std::string& name)
+{
+    for (const auto variant : {SobelVariant::no_vectors, SobelVariant::vector_16x1,
+                               SobelVariant::vector_16x4, SobelVariant::packed_16x4})
+        if (variant_name(variant) == name) return variant;
+    throw std::invalid_argument("no Sobel variant called '" + name + "'");
+}
+
 namespace {
 
 // Outputs per work-item along x and y: the work size is the image size divided by these.

@@ -19,6 +19,8 @@ enum class SobelVariant {
     packed_16x4, // kernels/sobel.cl sobel_16x4_packed: 16x4, two 16-bit lanes per 32-bit word
 };
 std::string variant_name(SobelVariant variant);
+// The variant called `name` ("no_vectors", "16x1", "16x4", "16x4-packed"); throws otherwise.
+SobelVariant sobel_variant_named(const std::string& name);
 
 // Runs one Sobel kernel on the device: build once, then upload an image, run, read back.
 // The host side of the technique; the sample's main.cpp tells the story around it.

@@ -5,10 +5,11 @@
 #include "common/cli.hpp"
 #include "common/filters/sobel_filter.hpp"
 #include "common/filters/sobel_outputs.hpp"
+#include "common/filters/sobel_tuning.hpp"
 #include "common/sample_io.hpp"
 #include "common/timing.hpp"
 
-#include <cstdio>
+#include <tuple>
 #include <iostream>
 
 int main(int argc, char** argv)
@@ -17,26 +18,17 @@ int main(int argc, char** argv)
                  "sobel"};
     sdk::CommonOptions options;
     sdk::add_common_options(app, options);
-    sdk::SobelVariant variant = sdk::SobelVariant::vector_16x1;
-    app.add_option("--variant", variant, "outputs per work-item: 16x1 (default), 16x4, or 16x4-packed (two pixels per 32-bit operation)")
-        ->transform(CLI::CheckedTransformer(
-            std::map<std::string, sdk::SobelVariant>{{"16x1", sdk::SobelVariant::vector_16x1},
-                                                     {"16x4", sdk::SobelVariant::vector_16x4},
-                                                     {"16x4-packed", sdk::SobelVariant::packed_16x4}}))
-        ->default_str("16x1");
-    std::string work_group = "32x8";
-    app.add_option("--work-group", work_group, "work-group shape WxH to ask for (tuning)")
-        ->check(CLI::Validator(
-            [](std::string& text) {
-                unsigned x = 0, y = 0;
-                char separator = 0;
-                return std::sscanf(text.c_str(), "%u%c%u", &x, &separator, &y) == 3 &&
-                               separator == 'x' && x > 0 && y > 0
-                           ? std::string()
-                           : "expected WxH, e.g. 32x8";
-            },
-            "WxH"))
+    std::string variant_name = "auto";
+    app.add_option("--variant", variant_name,
+                   "kernel: 16x1 (16 outputs per work-item), 16x4 (16x4 block, rows reused), "
+                   "16x4-packed (16x4, two pixels per 32-bit operation), or auto (the fastest "
+                   "on this device, measured once and cached)")
+        ->check(CLI::IsMember({"auto", "16x1", "16x4", "16x4-packed"}))
         ->capture_default_str();
+    std::string work_group;
+    app.add_option("--work-group", work_group,
+                   "work-group shape WxH, e.g. 32x8 (default: 32x8, or the tuned one with auto)")
+        ->check(sdk::work_group_validator());
     bool magnitude_on_device = false;
     app.add_flag("--magnitude-on-device", magnitude_on_device,
                  "compute output.bmp's magnitude in a kernel instead of on the host");
@@ -48,23 +40,35 @@ int main(int argc, char** argv)
         const sdk::Image luminance =
             sdk::load_luminance(options.input, sdk::sobel_output_paths(options));
 
-        // 2. Pick the device and build the kernel for the chosen border mode.
+        // 2. Pick the device and the kernel: the one asked for, or with auto the fastest on
+        //    this device (a short measurement the first time, then from the tuning cache).
         const sdk::OpenClContext cl = sdk::make_context(options.device);
-        sdk::SobelFilter sobel(cl, variant, options.border);
-        unsigned group_x = 32, group_y = 8;
-        std::sscanf(work_group.c_str(), "%ux%u", &group_x, &group_y);
-        sobel.set_work_group(group_x, group_y);
+        sdk::SobelChoice choice;
+        if (variant_name == "auto") {
+            const sdk::TuningResult tuned = sdk::choose_sobel_kernel(cl, options.border);
+            choice = tuned.choice;
+            log << "Variant auto: " << sdk::describe(choice)
+                << (tuned.from_cache ? " (from the tuning cache " : " (fastest of the candidates; cached in ")
+                << sdk::tuning_cache_path().string() << ")\n";
+        } else {
+            choice.variant = sdk::sobel_variant_named(variant_name);
+        }
+        if (!work_group.empty()) std::tie(choice.group_x, choice.group_y) = sdk::parse_work_group(work_group);
+
+        // 3. Build the kernel for the chosen border mode.
+        sdk::SobelFilter sobel(cl, choice.variant, options.border);
+        sobel.set_work_group(choice.group_x, choice.group_y);
         log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
-            << luminance.height << ", variant " << sdk::variant_name(variant) << ", border "
+            << luminance.height << ", variant " << sdk::describe(choice) << ", border "
             << sdk::border_name(options.border) << "\n";
 
-        // 3. Upload, run once and read dX and dY back.
+        // 4. Upload, run once and read dX and dY back.
         sobel.upload(luminance);
         cl::Event kernel = sobel.run();
         sdk::SobelGradients gradients = sobel.download();
         sdk::print_event_times(log, sdk::event_times(kernel));
 
-        // 4. The magnitude image, on the device if asked, else from dX and dY on the host.
+        // 5. The magnitude image, on the device if asked, else from dX and dY on the host.
         std::vector<std::uint8_t> magnitude;
         if (magnitude_on_device) {
             sobel.run_magnitude();
@@ -73,13 +77,13 @@ int main(int argc, char** argv)
             magnitude = sdk::gradient_magnitude(gradients);
         }
 
-        // 5. With -n, time repeated runs: one run includes first-launch costs a loop does not.
+        // 6. With -n, time repeated runs: one run includes first-launch costs a loop does not.
         if (options.iterations > 0) {
             const auto ms = sdk::time_kernel(options.iterations, [&] { return sobel.run(); });
             sdk::print_kernel_statistics(log, options.iterations, ms, sobel.bytes_moved());
         }
 
-        // 6. Write the images (and raw arrays), then check them against the C++ reference.
+        // 7. Write the images (and raw arrays), then check them against the C++ reference.
         sdk::write_sobel_outputs(options, luminance, gradients, magnitude);
         log << "Wrote " << options.output.string() << " and its -dX, -dY images\n";
         if (options.verify) sdk::verify_sobel(log, luminance, options.border, gradients, magnitude);
