@@ -154,9 +154,9 @@ __kernel void sobel_16x4(__global const uchar* restrict luminance, const int wid
 
 // [Packed row terms]
 // sobel_16x4_packed does the same arithmetic two pixels per 32-bit operation ("SIMD within a
-// register"): the 16 bytes are viewed as four 32-bit words, and the even bytes (0 and 2 of each
-// word) and the odd bytes (1 and 3) are spread into 16-bit fields of their own words; packing
-// puts each byte back where it came from, so the device's byte order does not matter. GPUs like
+// register"): the 16 bytes are read as four little-endian 32-bit words (every GPU and CPU we
+// know of; the host refuses a big-endian device for this variant), and the even bytes (0 and 2
+// of each word) and the odd bytes (1 and 3) are spread into 16-bit fields of their own words. GPUs like
 // NVIDIA's have no 16-lane 16-bit ALU, so short16 arithmetic costs one 32-bit operation per lane;
 // packed, it costs one per two lanes, and the kernel stops being limited by integer throughput.
 // Fields must never borrow from their neighbours, so differences carry a bias that keeps them
@@ -171,11 +171,17 @@ typedef struct {
 inline void packed_row_terms(const __global uchar* row, int x0, int width,
                              PackedTerms* difference, PackedTerms* smoothing)
 {
-    uchar16 left_bytes, centre_bytes, right_bytes;
-    row_pixels(row, x0, width, &left_bytes, &centre_bytes, &right_bytes);
-    const uint4 left = as_uint4(left_bytes);
-    const uint4 centre = as_uint4(centre_bytes);
-    const uint4 right = as_uint4(right_bytes);
+    const uint4 centre = *(const __global uint4*)(row + x0);
+    const uint before = (uint)neighbour_byte(row, x0 - 1, width);
+    const uint after = (uint)neighbour_byte(row, x0 + 16, width);
+    // Pixels x-1 and x+1 for every x: each little-endian word moved by one byte (a rotate, one
+    // funnel-shift instruction on most GPUs), the byte that wraps round replaced by the
+    // neighbouring word's (or the neighbour byte at either end). Measured on an H100 this is
+    // 15% faster than building the shifted vectors with shuffle2 as row_pixels does.
+    const uint4 word_before = (uint4)(before << 24, centre.s0, centre.s1, centre.s2);
+    const uint4 word_after = (uint4)(centre.s1, centre.s2, centre.s3, after);
+    const uint4 left = (rotate(centre, (uint4)(8)) & (uint4)(0xFFFFFF00u)) | (word_before >> 24);
+    const uint4 right = (rotate(centre, (uint4)(24)) & (uint4)(0x00FFFFFFu)) | (word_after << 24);
 
     const uint4 left_even = left & EVEN_FIELDS, left_odd = (left >> 8) & EVEN_FIELDS;
     const uint4 centre_even = centre & EVEN_FIELDS, centre_odd = (centre >> 8) & EVEN_FIELDS;

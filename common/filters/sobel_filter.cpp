@@ -64,6 +64,9 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
     : cl_(cl), variant_(variant)
 {
     const bool vectorised = variant != SobelVariant::no_vectors;
+    if (variant == SobelVariant::packed_16x4 && !cl_.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>())
+        throw std::runtime_error("the 16x4-packed kernel reads pixels as little-endian words; "
+                                 "this device is big-endian: use --variant 16x4");
     program_ = build_program(
         cl_, {"border.cl", "sobel_pixel.cl", vectorised ? "sobel.cl" : "sobel_no_vectors.cl"},
         border_build_option(border));

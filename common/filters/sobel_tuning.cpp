@@ -128,7 +128,9 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border)
 
     TuningResult best;
     best.median_ms = -1;
+    const bool little_endian = cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>();
     for (const auto variant : candidate_variants()) {
+        if (variant == SobelVariant::packed_16x4 && !little_endian) continue;
         SobelFilter filter(cl, variant, border);
         for (const auto& [x, y] : candidate_groups()) {
             filter.set_work_group(x, y);
