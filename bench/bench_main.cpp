@@ -14,6 +14,7 @@
 #include "common/filters/fir_filter.hpp"
 #include "common/filters/morphology_filter.hpp"
 #include "common/filters/sobel_filter.hpp"
+#include "common/pitched_image.hpp"
 #include "common/profiling.hpp"
 #include "common/program.hpp"
 #ifdef SDK_BENCH_OPENCV
@@ -23,9 +24,11 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -84,28 +87,25 @@ private:
 };
 // [Copy bandwidth]
 
-// Runs first, so the filters after it compare with this run's copy speed.
-void register_copy_bandwidth(Suite& suite)
+void time_copy(benchmark::State& state, Suite* suite)
 {
-    benchmark::RegisterBenchmark("copy_bandwidth", [&suite](benchmark::State& state) {
-        guarded(state, [&] {
-            const DeviceNeeds needs{suite.copy_bytes, 2 * suite.copy_bytes};
-            if (auto why = skip_reason(needs, suite.limits)) return state.SkipWithError(why->c_str());
-            auto& copy = reuse_setup<BufferCopy>("copy_bandwidth", [&] {
-                return std::make_shared<BufferCopy>(suite.cl, suite.copy_bytes);
-            });
-            Samples samples;
-            for (auto _ : state) {
-                const double seconds = copy.run_seconds();
-                state.SetIterationTime(seconds);
-                samples.add(seconds);
-            }
-            suite.copy_gbps = static_cast<double>(copy.bytes_moved()) / samples.median() / 1e9;
-            set_counters(state, samples, 0, copy.bytes_moved(), suite.copy_gbps);
-            state.counters.erase("Mpix/s");
-            state.counters["bytes"] = static_cast<double>(copy.bytes_moved());
+    guarded(state, [&] {
+        const DeviceNeeds needs{suite->copy_bytes, 2 * suite->copy_bytes};
+        if (auto why = skip_reason(needs, suite->limits)) return state.SkipWithError(why->c_str());
+        auto& copy = reuse_setup<BufferCopy>("copy_bandwidth", [&] {
+            return std::make_shared<BufferCopy>(suite->cl, suite->copy_bytes);
         });
-    })->UseManualTime()->Unit(benchmark::kMillisecond);
+        Samples samples;
+        for (auto _ : state) {
+            const double seconds = copy.run_seconds();
+            state.SetIterationTime(seconds);
+            samples.add(seconds);
+        }
+        if (samples.median() <= 0) throw std::runtime_error("the copy took no time");
+        suite->copy_gbps = static_cast<double>(copy.bytes_moved()) / samples.median() / 1e9;
+        set_counters(state, samples, 0, copy.bytes_moved(), suite->copy_gbps);
+        state.counters["bytes"] = static_cast<double>(copy.bytes_moved());
+    });
 }
 
 // When --benchmark_filter left copy_bandwidth out, the first filter measures it quietly.
@@ -115,6 +115,7 @@ double copy_gbps(Suite& suite)
         BufferCopy copy(suite.cl, suite.copy_bytes);
         Samples samples;
         for (int i = 0; i < 11; ++i) samples.add(copy.run_seconds());
+        if (samples.median() <= 0) throw std::runtime_error("the copy took no time");
         suite.copy_gbps = static_cast<double>(copy.bytes_moved()) / samples.median() / 1e9;
     }
     return *suite.copy_gbps;
@@ -133,7 +134,7 @@ public:
     SobelKernel(const OpenClContext& cl, SobelVariant variant, const Image& image)
         : sobel_(cl, variant, Border::replicate)
     {
-        sobel_.upload(image).wait();
+        sobel_.upload(image);
     }
     double run_seconds() override { return device_seconds(sobel_.run()); }
     std::uint64_t bytes_moved() const override { return sobel_.bytes_moved(); }
@@ -161,7 +162,8 @@ class MorphologyKernel final : public TimedKernel {
 public:
     MorphologyKernel(const OpenClContext& cl, MorphologyShape shape, MorphologyOperation operation,
                      const Image& image)
-        : morphology_(cl, shape), passes_(passes_of(operation)),
+        : morphology_(cl, shape),
+          passes_(passes_of(operation)),
           roi_(whole_image(image.width, image.height))
     {
         morphology_.upload(image).event.wait();
@@ -190,28 +192,40 @@ private:
 
 using MakeKernel = std::function<std::shared_ptr<TimedKernel>(const OpenClContext&, const Image&)>;
 
+struct Work {
+    std::string name;  // "kernel/sobel/16x4/512x512": what the setup is kept under
+    Size size;
+    DeviceNeeds needs;
+};
+
+void time_kernel(benchmark::State& state, Suite* suite, const Work& work, const MakeKernel& make)
+{
+    guarded(state, [&] {
+        if (auto why = skip_reason(work.needs, suite->limits))
+            return state.SkipWithError(why->c_str());
+        const double copy = copy_gbps(*suite);
+        auto& kernel = reuse_setup<TimedKernel>(work.name, [&] {
+            auto made = make(suite->cl, bench_image(work.size));
+            made->run_seconds();  // warm-up: first launches pay for lazy set-up
+            return made;
+        });
+        Samples samples;
+        for (auto _ : state) {
+            const double seconds = kernel.run_seconds();
+            state.SetIterationTime(seconds);
+            samples.add(seconds);
+        }
+        set_counters(state, samples, work.size.pixels(), kernel.bytes_moved(), copy);
+    });
+}
+
 void register_kernel(Suite& suite, const std::string& filter, const std::string& variant, Size size,
                      DeviceNeeds needs, MakeKernel make)
 {
-    const std::string name = "kernel/" + filter + "/" + variant + "/" + size_name(size);
-    benchmark::RegisterBenchmark(name.c_str(), [=, &suite](benchmark::State& state) {
-        guarded(state, [&] {
-            if (auto why = skip_reason(needs, suite.limits)) return state.SkipWithError(why->c_str());
-            const double copy = copy_gbps(suite);
-            auto& kernel = reuse_setup<TimedKernel>(name, [&] {
-                auto made = make(suite.cl, bench_image(size));
-                made->run_seconds();  // warm-up: first launches pay for lazy set-up
-                return made;
-            });
-            Samples samples;
-            for (auto _ : state) {
-                const double seconds = kernel.run_seconds();
-                state.SetIterationTime(seconds);
-                samples.add(seconds);
-            }
-            set_counters(state, samples, size.pixels(), kernel.bytes_moved(), copy);
-        });
-    })->UseManualTime()->Unit(benchmark::kMillisecond);
+    const Work work{"kernel/" + filter + "/" + variant + "/" + size_name(size), size, needs};
+    benchmark::RegisterBenchmark(work.name.c_str(), time_kernel, &suite, work, std::move(make))
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
 }
 
 // A sample's pipeline on the host's clock: upload, kernels, download, finished when the result
@@ -219,57 +233,111 @@ void register_kernel(Suite& suite, const std::string& filter, const std::string&
 using Pipeline = std::function<void(const Image&)>;
 using MakePipeline = std::function<Pipeline(const OpenClContext&)>;
 
+Pipeline sobel_pipeline(const OpenClContext& cl, SobelVariant variant)
+{
+    auto sobel = std::make_shared<SobelFilter>(cl, variant, Border::replicate);
+    return [sobel](const Image& image) {
+        sobel->upload(image);
+        sobel->run();
+        sobel->download();
+    };
+}
+
+Pipeline fir_pipeline(const OpenClContext& cl)
+{
+    auto fir = std::make_shared<FirFilter>(cl, Border::replicate);
+    return [fir](const Image& image) {
+        fir->upload(image);
+        fir->run();
+        fir->download();
+    };
+}
+
+// Binarise and pack, the operation's passes, unpack: MorphologyFilter::run, as the sample does.
+Pipeline morphology_pipeline(const OpenClContext& cl, MorphologyShape shape,
+                             MorphologyOperation operation)
+{
+    auto morphology = std::make_shared<MorphologyFilter>(cl, shape);
+    return [morphology, operation](const Image& image) {
+        morphology->upload(image);
+        morphology->run(Binarisation{}, operation, whole_image(image.width, image.height));
+        morphology->download();
+    };
+}
+
+void time_pipeline(benchmark::State& state, Suite* suite, const Work& work,
+                   const MakePipeline& make)
+{
+    guarded(state, [&] {
+        if (auto why = skip_reason(work.needs, suite->limits))
+            return state.SkipWithError(why->c_str());
+        const Image& image = bench_image(work.size);
+        auto& pipeline = reuse_setup<Pipeline>(work.name, [&] {
+            auto made = std::make_shared<Pipeline>(make(suite->cl));
+            (*made)(image);  // warm-up
+            return made;
+        });
+        const Samples samples = time_real(state, [&] { pipeline(image); });
+        set_counters(state, samples, work.size.pixels());
+    });
+}
+
 void register_pipeline(Suite& suite, const std::string& filter, const std::string& variant,
                        Size size, DeviceNeeds needs, MakePipeline make)
 {
-    const std::string name = "e2e/" + filter + "/" + variant + "/" + size_name(size);
-    benchmark::RegisterBenchmark(name.c_str(), [=, &suite](benchmark::State& state) {
-        guarded(state, [&] {
-            if (auto why = skip_reason(needs, suite.limits)) return state.SkipWithError(why->c_str());
-            const Image& image = bench_image(size);
-            auto& pipeline = reuse_setup<Pipeline>(name, [&] {
-                auto made = std::make_shared<Pipeline>(make(suite.cl));
-                (*made)(image);  // warm-up
-                return made;
-            });
-            const Samples samples = time_real(state, [&] { pipeline(image); });
-            set_counters(state, samples, size.pixels());
-        });
-    })->UseRealTime()->Unit(benchmark::kMillisecond);
+    const Work work{"e2e/" + filter + "/" + variant + "/" + size_name(size), size, needs};
+    benchmark::RegisterBenchmark(work.name.c_str(), time_pipeline, &suite, work, std::move(make))
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
 }
 
-// Start-up: what a sample pays before its first pixel (context, program build from source, with
-// whatever compiled-program cache the driver keeps).
+// Start-up: what a sample pays before its first pixel: a context, or a program built from source
+// once the driver has seen it (NVIDIA and PoCL keep compiled programs in a cache on disk; the
+// first build after an edit costs more).
+void time_startup(benchmark::State& state, const std::function<void()>& start)
+{
+    guarded(state, [&] {
+        start();  // the first build compiles; later ones may hit the driver's cache
+        const Samples samples = time_real(state, start);
+        state.counters["median_ms"] = samples.median() * 1e3;
+    });
+}
+
 void register_startup(const std::string& what, std::function<void()> start)
 {
-    benchmark::RegisterBenchmark(("startup/" + what).c_str(), [start](benchmark::State& state) {
-        guarded(state, [&] {
-            const Samples samples = time_real(state, start);
-            state.counters["median_ms"] = samples.median() * 1e3;
-        });
-    })->UseRealTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("startup/" + what).c_str(), time_startup, std::move(start))
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
 }
 
 void register_all(Suite& suite, const std::vector<Size>& sizes)
 {
     const std::vector<SobelVariant> sobel_variants{
-        SobelVariant::no_vectors, SobelVariant::vector_16x1, SobelVariant::vector_16x4};
-    const Binarisation binarisation{};
+        SobelVariant::no_vectors, SobelVariant::vector_16x1, SobelVariant::vector_16x4,
+        SobelVariant::packed_16x4};
 
-    register_copy_bandwidth(suite);
+    // First, so that the filters after it compare with this run's copy speed.
+    benchmark::RegisterBenchmark("copy_bandwidth", time_copy, &suite)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
 
     const OpenClContext& cl = suite.cl;
     register_startup("context", [selection = suite.selection] { make_context(selection); });
     for (const SobelVariant variant : sobel_variants)
-        register_startup("sobel/" + variant_name(variant),
-                         [&cl, variant] { const SobelFilter sobel(cl, variant, Border::replicate); });
+        register_startup("sobel/" + variant_name(variant), [&cl, variant] {
+            const SobelFilter sobel(cl, variant, Border::replicate);
+        });
     register_startup("fir/fir_float", [&cl] { const FirFilter fir(cl, Border::replicate); });
-    register_startup("morphology/diamond", [&cl] { const MorphologyFilter morphology(cl, MorphologyShape::diamond); });
+    register_startup("morphology/diamond",
+                     [&cl] { const MorphologyFilter morphology(cl, MorphologyShape::diamond); });
 
     for (const Size size : sizes) {
         const std::uint64_t pixels = size.pixels();
-        const std::uint64_t packed = divide_round_up(size.width, 32) * 4 * std::uint64_t{size.height};
-        const DeviceNeeds sobel_needs{pixels, 3 * pixels};
+        const std::uint64_t packed =
+            divide_round_up(size.width, 32) * 4 * std::uint64_t{size.height};
+        // Sobel's device images have rows padded to 64 bytes (common/pitched_image.hpp).
+        const std::uint64_t pitched = std::uint64_t{pitch_for(size.width)} * size.height;
+        const DeviceNeeds sobel_needs{pitched, 3 * pitched};
         const DeviceNeeds fir_needs{4 * pixels, 8 * pixels};
         const DeviceNeeds morphology_needs{std::max(pixels, packed), 2 * pixels + 3 * packed};
 
@@ -286,12 +354,14 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         register_kernel(suite, "morphology", "square_dilate", size, morphology_needs,
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<MorphologyKernel>(
-                                context, MorphologyShape::square, MorphologyOperation::dilate, image);
+                                context, MorphologyShape::square, MorphologyOperation::dilate,
+                                image);
                         });
         register_kernel(suite, "morphology", "diamond_close_per_pass", size, morphology_needs,
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<MorphologyKernel>(
-                                context, MorphologyShape::diamond, MorphologyOperation::close, image);
+                                context, MorphologyShape::diamond, MorphologyOperation::close,
+                                image);
                         });
 
         // 2. The same filters with OpenCV on the host.
@@ -303,41 +373,37 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         //    upload while the old ones still exist: one more image's worth at the peak.
         for (const SobelVariant variant : sobel_variants)
             register_pipeline(suite, "sobel", variant_name(variant), size,
-                              {sobel_needs.largest_buffer, sobel_needs.total + pixels},
-                              [variant](const OpenClContext& context) -> Pipeline {
-                                  auto sobel = std::make_shared<SobelFilter>(context, variant,
-                                                                             Border::replicate);
-                                  return [sobel](const Image& image) {
-                                      sobel->upload(image);
-                                      sobel->run();
-                                      sobel->download();
-                                  };
+                              {sobel_needs.largest_buffer, sobel_needs.total + pitched},
+                              [variant](const OpenClContext& context) {
+                                  return sobel_pipeline(context, variant);
                               });
         register_pipeline(suite, "fir", "fir_float", size,
-                          {fir_needs.largest_buffer, fir_needs.total + 4 * pixels},
-                          [](const OpenClContext& context) -> Pipeline {
-                              auto fir = std::make_shared<FirFilter>(context, Border::replicate);
-                              return [fir](const Image& image) {
-                                  fir->upload(image);
-                                  fir->run();
-                                  fir->download();
-                              };
+                          {fir_needs.largest_buffer, fir_needs.total + 4 * pixels}, fir_pipeline);
+        register_pipeline(suite, "morphology", "square_dilate", size, morphology_needs,
+                          [](const OpenClContext& context) {
+                              return morphology_pipeline(context, MorphologyShape::square,
+                                                         MorphologyOperation::dilate);
                           });
-        for (const auto& [variant, shape, operation] :
-             {std::tuple{"square_dilate", MorphologyShape::square, MorphologyOperation::dilate},
-              std::tuple{"diamond_close", MorphologyShape::diamond, MorphologyOperation::close}})
-            register_pipeline(suite, "morphology", variant, size, morphology_needs,
-                              [shape = shape, operation = operation,
-                               binarisation](const OpenClContext& context) -> Pipeline {
-                                  auto morphology = std::make_shared<MorphologyFilter>(context, shape);
-                                  return [morphology, operation, binarisation](const Image& image) {
-                                      morphology->upload(image);
-                                      morphology->run(binarisation, operation,
-                                                      whole_image(image.width, image.height));
-                                      morphology->download();
-                                  };
-                              });
+        register_pipeline(suite, "morphology", "diamond_close", size, morphology_needs,
+                          [](const OpenClContext& context) {
+                              return morphology_pipeline(context, MorphologyShape::diamond,
+                                                         MorphologyOperation::close);
+                          });
     }
+}
+
+// Google Benchmark 1.8 wants --benchmark_min_time=0.5s and warns about a bare 0.5 once per
+// benchmark; 1.7 takes only the bare number. Either spelling works with bench.
+std::string min_time_for_library(std::string argument)
+{
+    const std::string flag = "--benchmark_min_time=";
+    if (argument.rfind(flag, 0) != 0 || argument.size() == flag.size()) return argument;
+#ifdef SDK_BENCHMARK_MIN_TIME_BARE
+    if (argument.back() == 's') argument.pop_back();
+#else
+    if (std::isdigit(static_cast<unsigned char>(argument.back()))) argument += 's';
+#endif
+    return argument;
 }
 
 std::uint64_t copy_size(const OpenClContext& cl, unsigned copy_mib)
@@ -352,8 +418,9 @@ void add_device_context(const OpenClContext& cl, std::uint64_t copy_bytes)
 {
     const cl::Platform platform(cl.device.getInfo<CL_DEVICE_PLATFORM>());
     benchmark::AddCustomContext("opencl_device", cl.device_name());
-    benchmark::AddCustomContext("opencl_platform", platform.getInfo<CL_PLATFORM_NAME>() + " (" +
-                                                       platform.getInfo<CL_PLATFORM_VERSION>() + ")");
+    const std::string platform_name = platform.getInfo<CL_PLATFORM_NAME>();
+    const std::string platform_version = platform.getInfo<CL_PLATFORM_VERSION>();
+    benchmark::AddCustomContext("opencl_platform", platform_name + " (" + platform_version + ")");
     benchmark::AddCustomContext("opencl_driver", cl.device.getInfo<CL_DRIVER_VERSION>());
     benchmark::AddCustomContext("opencl_device_version", cl.device.getInfo<CL_DEVICE_VERSION>());
     benchmark::AddCustomContext("opencl_compute_units",
@@ -405,9 +472,10 @@ int main(int argc, char** argv)
                    "largest allocation)")
         ->check(CLI::Range(1u, 65536u))
         ->capture_default_str();
-    app.footer("Google Benchmark's flags pass through, e.g. --benchmark_filter=kernel/sobel "
-               "--benchmark_min_time=0.1 --benchmark_repetitions=5 --benchmark_out=bench.json "
-               "--benchmark_out_format=json; they are listed below.");
+    app.footer(
+        "Google Benchmark's flags pass through, e.g. --benchmark_filter=kernel/sobel "
+        "--benchmark_min_time=0.1 --benchmark_repetitions=5 --benchmark_out=bench.json "
+        "--benchmark_out_format=json; they are listed below.");
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {
@@ -428,7 +496,8 @@ int main(int argc, char** argv)
         }
         const std::vector<Size> sizes = parse_sizes(sizes_text);
         std::vector<std::string> benchmark_arguments{argv[0]};
-        for (const auto& extra : app.remaining()) benchmark_arguments.push_back(extra);
+        for (const auto& extra : app.remaining())
+            benchmark_arguments.push_back(min_time_for_library(extra));
         std::vector<char*> benchmark_argv;
         for (auto& argument : benchmark_arguments) benchmark_argv.push_back(argument.data());
         int benchmark_argc = static_cast<int>(benchmark_argv.size());

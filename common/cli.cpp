@@ -37,6 +37,15 @@ void add_common_options(CLI::App& app, CommonOptions& options)
     app.add_option("--border", options.border, "pixels outside the image")
         ->transform(CLI::CheckedTransformer(border_names(), CLI::ignore_case))
         ->default_str("replicate");
+    app.add_option("--memory", options.memory,
+                   "how images reach the device: map (mapped host-visible buffers), copy "
+                   "(explicit writes and reads), auto (map where memory is shared)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, MemoryMode>{{"auto", MemoryMode::automatic},
+                                              {"map", MemoryMode::map},
+                                              {"copy", MemoryMode::copy}},
+            CLI::ignore_case))
+        ->default_str("auto");
     app.add_flag("--verify", options.verify, "compare the device's output with the C++ reference");
     app.add_flag("-q,--quiet", options.quiet, "print nothing but errors");
     app.add_option("-n,--iterations", options.iterations,

@@ -1,6 +1,7 @@
 #pragma once
 #include "border.hpp"
 #include "device.hpp"
+#include "host_memory.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -26,6 +27,7 @@ struct CommonOptions {
     std::filesystem::path output = "output.bmp";
     std::optional<std::filesystem::path> save_raw;     // folder for .npy files
     Border border = Border::replicate;
+    MemoryMode memory = MemoryMode::automatic;
     bool verify = false;
     bool quiet = false;
     unsigned iterations = 0;                           // -n: timed repetitions after a warm-up

@@ -6,8 +6,8 @@
 
 namespace sdk {
 
-Image load_luminance(const std::filesystem::path& input,
-                     const std::vector<std::filesystem::path>& outputs)
+void check_output_paths(const std::filesystem::path& input,
+                        const std::vector<std::filesystem::path>& outputs)
 {
     for (const auto& output : outputs) {
         refuse_overwriting_input(input, output);
@@ -17,6 +17,12 @@ Image load_luminance(const std::filesystem::path& input,
             throw FileError("cannot write '" + output.string() + "': folder '" + folder.string() +
                             "' does not exist");
     }
+}
+
+Image load_luminance(const std::filesystem::path& input,
+                     const std::vector<std::filesystem::path>& outputs)
+{
+    check_output_paths(input, outputs);
     return to_luminance(read_bmp(input));
 }
 

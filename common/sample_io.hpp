@@ -6,6 +6,10 @@
 
 namespace sdk {
 
+// Refuses, before any work, output paths that name the input file or lie in missing folders.
+void check_output_paths(const std::filesystem::path& input,
+                        const std::vector<std::filesystem::path>& outputs);
+
 // Reads the input BMP and converts it to 8-bit luminance (grey images pass through unchanged).
 // Refuses first, before any work, output paths that name the input file.
 Image load_luminance(const std::filesystem::path& input,

@@ -28,4 +28,15 @@ void print_kernel_statistics(std::ostream& out, unsigned iterations, const Stati
     out.unsetf(std::ios::floatfield);
 }
 
+void print_cpu_comparison(std::ostream& out, double kernel_ms, double end_to_end_ms,
+                          double reference_ms)
+{
+    auto speedup = [&](double ms) { return ms > 0 ? reference_ms / ms : 0.0; };
+    out << std::fixed << std::setprecision(3) << "C++ reference on one CPU thread: " << reference_ms
+        << " ms; kernel " << kernel_ms << " ms (" << std::setprecision(1) << speedup(kernel_ms)
+        << "x), end to end " << std::setprecision(3) << end_to_end_ms << " ms ("
+        << std::setprecision(1) << speedup(end_to_end_ms) << "x)\n";
+    out.unsetf(std::ios::floatfield);
+}
+
 }  // namespace sdk

@@ -19,13 +19,14 @@ using test::test_context;
 constexpr std::uint8_t poisons[] = {0x5A, 0xA5};
 
 // Building a program costs ~0.3 s on PoCL: keep one filter per variant and border.
-SobelFilter& filter_for(SobelVariant variant, Border border)
+SobelFilter& filter_for(SobelVariant variant, Border border, MemoryMode memory = MemoryMode::copy)
 {
     // Never destroyed: releasing OpenCL objects from static destructors at exit races the
     // runtime's own teardown (oclgrind aborts on it).
-    static auto* filters = new std::map<std::pair<SobelVariant, Border>, std::unique_ptr<SobelFilter>>;
-    auto& filter = (*filters)[{variant, border}];
-    if (!filter) filter = std::make_unique<SobelFilter>(test_context(), variant, border);
+    static auto* filters =
+        new std::map<std::tuple<SobelVariant, Border, MemoryMode>, std::unique_ptr<SobelFilter>>;
+    auto& filter = (*filters)[{variant, border, memory}];
+    if (!filter) filter = std::make_unique<SobelFilter>(test_context(), variant, border, memory);
     return *filter;
 }
 
@@ -46,12 +47,13 @@ Image test_image(std::size_t width, std::size_t height, std::uint32_t seed)
     return image;
 }
 
-class SobelKernelTest : public ::testing::TestWithParam<std::tuple<SobelVariant, Border>> {};
+class SobelKernelTest
+    : public ::testing::TestWithParam<std::tuple<SobelVariant, Border, MemoryMode>> {};
 
 TEST_P(SobelKernelTest, MatchesReferenceOnAwkwardSizes)
 {
-    const auto [variant, border] = GetParam();
-    SobelFilter& filter = filter_for(variant, border);
+    const auto [variant, border, memory] = GetParam();
+    SobelFilter& filter = filter_for(variant, border, memory);
     std::uint32_t seed = 1;
     for (const auto& size : test::awkward_sizes()) {
         for (const std::uint8_t poison : poisons) {
@@ -69,10 +71,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(SobelVariant::no_vectors, SobelVariant::vector_16x1,
                                          SobelVariant::vector_16x4, SobelVariant::packed_16x4),
                        ::testing::Values(Border::replicate, Border::reflect101, Border::constant,
-                                         Border::none)),
+                                         Border::none),
+                       ::testing::Values(MemoryMode::copy, MemoryMode::map)),
     [](const auto& test_info) {
         std::string name = variant_name(std::get<0>(test_info.param)) + "_" +
-                           border_name(std::get<1>(test_info.param));
+                           border_name(std::get<1>(test_info.param)) + "_" +
+                           memory_mode_name(std::get<2>(test_info.param));
         for (auto& c : name)
             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
         return name;
@@ -82,10 +86,37 @@ TEST(SobelMagnitudeKernel, MatchesHostMagnitudeForEveryGradientPair)
 {
     // 256 x 256 pixels whose gradients sweep a wide range, including the extremes.
     const Image image = test_image(256, 256, 7);
-    SobelFilter& filter = filter_for(SobelVariant::vector_16x1, Border::replicate);
-    const SobelGradients gradients = run_on_device(filter, image, 0);
-    filter.run_magnitude();
-    EXPECT_EQ(filter.download_magnitude(), gradient_magnitude(gradients));
+    for (const auto memory : {MemoryMode::copy, MemoryMode::map}) {
+        SobelFilter& filter = filter_for(SobelVariant::vector_16x1, Border::replicate, memory);
+        const SobelGradients gradients = run_on_device(filter, image, 0);
+        filter.run_magnitude();
+        EXPECT_EQ(filter.download_magnitude(), gradient_magnitude(gradients))
+            << memory_mode_name(memory);
+    }
+}
+
+TEST(MemoryMode, AutoFollowsTheDevicesUnifiedMemory)
+{
+    const cl::Device& device = test_context().device;
+    const bool unified = device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() == CL_TRUE;
+    const MemoryChoice automatic = choose_memory_mode(MemoryMode::automatic, device);
+    EXPECT_EQ(automatic.mode, unified ? MemoryMode::map : MemoryMode::copy);
+    EXPECT_FALSE(automatic.reason.empty());
+    EXPECT_EQ(choose_memory_mode(MemoryMode::map, device).mode, MemoryMode::map);
+    EXPECT_EQ(choose_memory_mode(MemoryMode::copy, device).mode, MemoryMode::copy);
+}
+
+TEST(MemoryMode, MapAndCopyGiveIdenticalOutputs)
+{
+    const Image image = test_image(333, 257, 11);
+    const SobelGradients copied =
+        run_on_device(filter_for(SobelVariant::packed_16x4, Border::reflect101, MemoryMode::copy),
+                      image, 0x11);
+    const SobelGradients mapped =
+        run_on_device(filter_for(SobelVariant::packed_16x4, Border::reflect101, MemoryMode::map),
+                      image, 0x22);
+    EXPECT_EQ(copied.dx, mapped.dx);
+    EXPECT_EQ(copied.dy, mapped.dy);
 }
 
 TEST(SobelReference, KnownAnswerOnA3x3Ramp)

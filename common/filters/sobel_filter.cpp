@@ -60,8 +60,9 @@ const char* kernel_name(SobelVariant variant)
 
 }  // namespace
 
-SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border)
-    : cl_(cl), variant_(variant)
+SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
+                         MemoryMode memory)
+    : cl_(cl), variant_(variant), memory_(memory == MemoryMode::map ? memory : MemoryMode::copy)
 {
     const bool vectorised = variant != SobelVariant::no_vectors;
     if (variant == SobelVariant::packed_16x4 && !cl_.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>())
@@ -82,7 +83,7 @@ void SobelFilter::set_work_group(std::size_t x, std::size_t y)
     work_group_y_ = y;
 }
 
-cl::Event SobelFilter::upload(const Image& luminance)
+void SobelFilter::upload(const Image& luminance)
 {
     if (luminance.channels != 1)
         throw std::invalid_argument("the Sobel filter takes an 8-bit luminance image");
@@ -98,14 +99,12 @@ cl::Event SobelFilter::upload(const Image& luminance)
     check_fits_device(cl_, buffer_bytes, "an image of " + size);
 
     const std::size_t bytes = static_cast<std::size_t>(buffer_bytes);
-    while_doing("creating buffers for a " + size + " image", [&] {
-        luminance_ = cl::Buffer(cl_.context, CL_MEM_READ_ONLY, bytes);
-        gradient_x_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, bytes);
-        gradient_y_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, bytes);
-    });
+    luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
+    gradient_x_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dX");
+    gradient_y_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dY");
     magnitude_ = cl::Buffer();  // sized for the previous image, if any
-    cl::Event event = write_pitched(cl_.queue, luminance_, luminance.pixels.data(), width_,
-                                    height_, row_pitch_, "the luminance image");
+    upload_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_, height_, row_pitch_,
+                "the luminance");
 
     // [Work size]
     // One work-item per tile of outputs; the edge blocks of the image are partial tiles.
@@ -123,7 +122,6 @@ cl::Event SobelFilter::upload(const Image& luminance)
         kernel_.setArg(4, gradient_x_);
         kernel_.setArg(5, gradient_y_);
     });
-    return event;
 }
 
 void SobelFilter::fill_outputs(std::uint8_t value)
@@ -154,7 +152,8 @@ cl::Event SobelFilter::run_magnitude()
     cl::Event event;
     while_doing("running kernel sobel_magnitude", [&] {
         if (!magnitude_()) {
-            magnitude_ = cl::Buffer(cl_.context, CL_MEM_WRITE_ONLY, row_pitch_ * height_);
+            magnitude_ = create_image_buffer(cl_, memory_, CL_MEM_WRITE_ONLY, row_pitch_ * height_,
+                                             "the magnitude");
             magnitude_kernel_.setArg(0, gradient_x_);
             magnitude_kernel_.setArg(1, gradient_y_);
             magnitude_kernel_.setArg(2, static_cast<cl_int>(width_));
@@ -169,23 +168,20 @@ cl::Event SobelFilter::run_magnitude()
     return event;
 }
 
-SobelGradients SobelFilter::download(cl::Event* event)
+SobelGradients SobelFilter::download()
 {
     SobelGradients gradients{std::vector<std::int8_t>(pixel_count()),
                              std::vector<std::int8_t>(pixel_count())};
-    read_pitched(cl_.queue, gradient_x_, gradients.dx.data(), width_, height_, row_pitch_, "dX");
-    const cl::Event last =
-        read_pitched(cl_.queue, gradient_y_, gradients.dy.data(), width_, height_, row_pitch_, "dY");
-    if (event) *event = last;
+    download_rows(cl_, memory_, gradient_x_, gradients.dx.data(), width_, height_, row_pitch_, "dX");
+    download_rows(cl_, memory_, gradient_y_, gradients.dy.data(), width_, height_, row_pitch_, "dY");
     return gradients;
 }
 
-std::vector<std::uint8_t> SobelFilter::download_magnitude(cl::Event* event)
+std::vector<std::uint8_t> SobelFilter::download_magnitude()
 {
     std::vector<std::uint8_t> magnitude(pixel_count());
-    const cl::Event last = read_pitched(cl_.queue, magnitude_, magnitude.data(), width_, height_,
-                                        row_pitch_, "the magnitude");
-    if (event) *event = last;
+    download_rows(cl_, memory_, magnitude_, magnitude.data(), width_, height_, row_pitch_,
+                  "the magnitude");
     return magnitude;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 #include "../border.hpp"
 #include "../device.hpp"
+#include "../host_memory.hpp"
 #include "../image.hpp"
 #include "../reference/sobel_reference.hpp"
 #include "../work_size.hpp"
@@ -26,10 +27,14 @@ SobelVariant sobel_variant_named(const std::string& name);
 // The host side of the technique; the sample's main.cpp tells the story around it.
 class SobelFilter {
 public:
-    SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border);
+    // `memory` is how images cross to the device: MemoryMode::map or MemoryMode::copy (see
+    // host_memory.hpp; resolve automatic with choose_memory_mode first).
+    SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
+                MemoryMode memory = MemoryMode::copy);
 
-    // Allocates device buffers for this image size and copies the luminance in.
-    cl::Event upload(const Image& luminance);
+    // Allocates device buffers for this image size and puts the luminance in them; returns when
+    // the data is on the device.
+    void upload(const Image& luminance);
     // Fills dX and dY with `value` (tests poison them so that pixels a kernel skips show up).
     void fill_outputs(std::uint8_t value);
     // One run of the kernel over the uploaded image; the event times it.
@@ -37,8 +42,9 @@ public:
     // floor(sqrt(dX^2 + dY^2)) on the device, from the last run's gradients.
     cl::Event run_magnitude();
 
-    SobelGradients download(cl::Event* event = nullptr);
-    std::vector<std::uint8_t> download_magnitude(cl::Event* event = nullptr);
+    // Both return when the data is in host memory.
+    SobelGradients download();
+    std::vector<std::uint8_t> download_magnitude();
 
     // The work-group shape to ask for (default 32x8), e.g. from tuning; applies from the next
     // upload.
@@ -53,6 +59,7 @@ public:
 private:
     OpenClContext cl_;
     SobelVariant variant_;
+    MemoryMode memory_;
     cl::Program program_;
     cl::Kernel kernel_;
     cl::Kernel magnitude_kernel_;

@@ -4,10 +4,27 @@
 #include "../npy.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 
 namespace sdk {
+
+SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryMode memory,
+                             PipelineTimer& pipeline)
+{
+    const std::uint64_t pixels = luminance.pixels.size();
+    const std::string how = memory == MemoryMode::map ? " (map)" : " (copy)";
+    SobelRun result;
+    pipeline.time("upload" + how, pixels, [&] { sobel.upload(luminance); });
+    pipeline.time("kernel", sobel.bytes_moved(), [&] {
+        result.kernel = sobel.run();
+        result.kernel.wait();
+    });
+    result.gradients =
+        pipeline.time("download dX, dY" + how, 2 * pixels, [&] { return sobel.download(); });
+    return result;
+}
 
 std::vector<std::filesystem::path> sobel_output_paths(const CommonOptions& options)
 {
@@ -38,10 +55,13 @@ void write_sobel_outputs(const CommonOptions& options, const Image& luminance,
     }
 }
 
-void verify_sobel(std::ostream& out, const Image& luminance, Border border,
-                  const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude)
+double verify_sobel(std::ostream& out, const Image& luminance, Border border,
+                    const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude)
 {
+    const auto start = std::chrono::steady_clock::now();
     const SobelGradients expected = sobel_reference(luminance, border);
+    const double reference_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const auto expected_magnitude = gradient_magnitude(expected);
     int max_error = 0;
     std::size_t mismatches = 0;
@@ -54,7 +74,7 @@ void verify_sobel(std::ostream& out, const Image& luminance, Border border,
     }
     if (mismatches == 0) {
         out << "Verify: dX, dY and magnitude equal the C++ reference (max |difference| 0)\n";
-        return;
+        return reference_ms;
     }
     throw std::runtime_error("verification failed: " + std::to_string(mismatches) +
                              " pixels differ from the C++ reference, max |difference| " +

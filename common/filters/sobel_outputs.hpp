@@ -1,6 +1,8 @@
 #pragma once
 #include "../cli.hpp"
 #include "../image.hpp"
+#include "../pipeline_timer.hpp"
+#include "sobel_filter.hpp"
 #include "../reference/sobel_reference.hpp"
 
 #include <filesystem>
@@ -8,6 +10,14 @@
 #include <vector>
 
 namespace sdk {
+
+// Upload, one kernel run, download: each a step of `pipeline`, named with the memory mode.
+struct SobelRun {
+    SobelGradients gradients;
+    cl::Event kernel;  // for the Mali SDK's queued/wait/run figures
+};
+SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryMode memory,
+                             PipelineTimer& pipeline);
 
 // The files a Sobel run writes: output.bmp (magnitude), output-dX.bmp and output-dY.bmp (|dX|,
 // |dY|), and with --save-raw dx.npy, dy.npy, magnitude.npy, luminance.npy.
@@ -17,7 +27,8 @@ void write_sobel_outputs(const CommonOptions& options, const Image& luminance,
                          const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude);
 
 // Compares with the C++ reference bit for bit: prints a line when equal, throws when not.
-void verify_sobel(std::ostream& out, const Image& luminance, Border border,
-                  const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude);
+// Returns the reference's own run time in ms (single thread), for the CPU comparison.
+double verify_sobel(std::ostream& out, const Image& luminance, Border border,
+                    const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude);
 
 }  // namespace sdk

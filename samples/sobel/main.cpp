@@ -6,6 +6,9 @@
 #include "common/filters/sobel_filter.hpp"
 #include "common/filters/sobel_outputs.hpp"
 #include "common/filters/sobel_tuning.hpp"
+#include "common/bmp.hpp"
+#include "common/luminance.hpp"
+#include "common/pipeline_timer.hpp"
 #include "common/sample_io.hpp"
 #include "common/timing.hpp"
 
@@ -35,14 +38,21 @@ int main(int argc, char** argv)
 
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
+        sdk::PipelineTimer pipeline;
 
         // 1. Read the image and turn it into the 8-bit luminance the filter works on.
-        const sdk::Image luminance =
-            sdk::load_luminance(options.input, sdk::sobel_output_paths(options));
+        sdk::check_output_paths(options.input, sdk::sobel_output_paths(options));
+        const sdk::Image picture =
+            pipeline.time("read " + options.input.filename().string(), 0,
+                          [&] { return sdk::read_bmp(options.input); });
+        const sdk::Image luminance = pipeline.time("RGB to luminance", picture.pixels.size(),
+                                                   [&] { return sdk::to_luminance(picture); });
+        const std::uint64_t pixels = luminance.pixels.size();
 
-        // 2. Pick the device and the kernel: the one asked for, or with auto the fastest on
-        //    this device (a short measurement the first time, then from the tuning cache).
+        // 2. Pick the device, how images reach it, and the kernel: the one asked for, or with
+        //    auto the fastest on this device (measured the first time, then cached).
         const sdk::OpenClContext cl = sdk::make_context(options.device);
+        const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
         sdk::SobelChoice choice;
         if (variant_name == "auto") {
             const sdk::TuningResult tuned = sdk::choose_sobel_kernel(cl, options.border);
@@ -56,26 +66,29 @@ int main(int argc, char** argv)
         if (!work_group.empty()) std::tie(choice.group_x, choice.group_y) = sdk::parse_work_group(work_group);
 
         // 3. Build the kernel for the chosen border mode.
-        sdk::SobelFilter sobel(cl, choice.variant, options.border);
+        sdk::SobelFilter sobel(cl, choice.variant, options.border, memory.mode);
         sobel.set_work_group(choice.group_x, choice.group_y);
         log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
             << luminance.height << ", variant " << sdk::describe(choice) << ", border "
-            << sdk::border_name(options.border) << "\n";
+            << sdk::border_name(options.border) << "\nMemory: "
+            << sdk::memory_mode_name(memory.mode) << ", because " << memory.reason << "\n";
 
-        // 4. Upload, run once and read dX and dY back.
-        sobel.upload(luminance);
-        cl::Event kernel = sobel.run();
-        sdk::SobelGradients gradients = sobel.download();
-        sdk::print_event_times(log, sdk::event_times(kernel));
+        // 4. Upload, run once and read dX and dY back: each step timed end to end.
+        sdk::SobelRun run = sdk::upload_run_download(sobel, luminance, memory.mode, pipeline);
 
         // 5. The magnitude image, on the device if asked, else from dX and dY on the host.
         std::vector<std::uint8_t> magnitude;
         if (magnitude_on_device) {
-            sobel.run_magnitude();
-            magnitude = sobel.download_magnitude();
+            pipeline.time("kernel sobel_magnitude", 3 * pixels, [&] { sobel.run_magnitude().wait(); });
+            magnitude = pipeline.time("download magnitude", pixels,
+                                      [&] { return sobel.download_magnitude(); });
         } else {
-            magnitude = sdk::gradient_magnitude(gradients);
+            magnitude = pipeline.time("magnitude on the host", 3 * pixels,
+                                      [&] { return sdk::gradient_magnitude(run.gradients); });
         }
+        const sdk::EventTimes kernel_times = sdk::event_times(run.kernel);
+        sdk::print_event_times(log, kernel_times);
+        pipeline.print(log);
 
         // 6. With -n, time repeated runs: one run includes first-launch costs a loop does not.
         if (options.iterations > 0) {
@@ -83,9 +96,14 @@ int main(int argc, char** argv)
             sdk::print_kernel_statistics(log, options.iterations, ms, sobel.bytes_moved());
         }
 
-        // 7. Write the images (and raw arrays), then check them against the C++ reference.
-        sdk::write_sobel_outputs(options, luminance, gradients, magnitude);
+        // 7. Write the images (and raw arrays), then check them against the C++ reference,
+        //    which also times the "C code running on a CPU" the seeds compare with.
+        sdk::write_sobel_outputs(options, luminance, run.gradients, magnitude);
         log << "Wrote " << options.output.string() << " and its -dX, -dY images\n";
-        if (options.verify) sdk::verify_sobel(log, luminance, options.border, gradients, magnitude);
+        if (options.verify) {
+            const double reference_ms =
+                sdk::verify_sobel(log, luminance, options.border, run.gradients, magnitude);
+            sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
+        }
     });
 }

@@ -1,9 +1,12 @@
 // Sobel edge detection, naive: one work-item per output pixel and nine scalar byte loads.
 // Compare its timings with ../sobel (16 outputs per work-item with vector loads): the gap is what
 // vectorisation buys on your device. The kernel is in sobel_no_vectors.cl.
+#include "common/bmp.hpp"
 #include "common/cli.hpp"
 #include "common/filters/sobel_filter.hpp"
 #include "common/filters/sobel_outputs.hpp"
+#include "common/luminance.hpp"
+#include "common/pipeline_timer.hpp"
 #include "common/sample_io.hpp"
 #include "common/timing.hpp"
 
@@ -17,23 +20,32 @@ int main(int argc, char** argv)
 
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
+        sdk::PipelineTimer pipeline;
 
         // 1. Read the image and turn it into the 8-bit luminance the filter works on.
-        const sdk::Image luminance =
-            sdk::load_luminance(options.input, sdk::sobel_output_paths(options));
+        sdk::check_output_paths(options.input, sdk::sobel_output_paths(options));
+        const sdk::Image picture =
+            pipeline.time("read " + options.input.filename().string(), 0,
+                          [&] { return sdk::read_bmp(options.input); });
+        const sdk::Image luminance = pipeline.time("RGB to luminance", picture.pixels.size(),
+                                                   [&] { return sdk::to_luminance(picture); });
 
-        // 2. Pick the device and build the kernel for the chosen border mode.
+        // 2. Pick the device and how images reach it, and build the kernel for the border.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
-        sdk::SobelFilter sobel(cl, sdk::SobelVariant::no_vectors, options.border);
+        const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
+        sdk::SobelFilter sobel(cl, sdk::SobelVariant::no_vectors, options.border, memory.mode);
         log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
             << luminance.height << ", one pixel per work-item, border "
-            << sdk::border_name(options.border) << "\n";
+            << sdk::border_name(options.border) << "\nMemory: "
+            << sdk::memory_mode_name(memory.mode) << ", because " << memory.reason << "\n";
 
-        // 3. Upload, run once and read dX and dY back.
-        sobel.upload(luminance);
-        cl::Event kernel = sobel.run();
-        const sdk::SobelGradients gradients = sobel.download();
-        sdk::print_event_times(log, sdk::event_times(kernel));
+        // 3. Upload, run once and read dX and dY back: each step timed end to end.
+        const sdk::SobelRun run = sdk::upload_run_download(sobel, luminance, memory.mode, pipeline);
+        const auto magnitude = pipeline.time("magnitude on the host", 3 * luminance.pixels.size(),
+                                             [&] { return sdk::gradient_magnitude(run.gradients); });
+        const sdk::EventTimes kernel_times = sdk::event_times(run.kernel);
+        sdk::print_event_times(log, kernel_times);
+        pipeline.print(log);
 
         // 4. With -n, time repeated runs.
         if (options.iterations > 0) {
@@ -42,9 +54,12 @@ int main(int argc, char** argv)
         }
 
         // 5. Write the images (and raw arrays), then check them against the C++ reference.
-        const auto magnitude = sdk::gradient_magnitude(gradients);
-        sdk::write_sobel_outputs(options, luminance, gradients, magnitude);
+        sdk::write_sobel_outputs(options, luminance, run.gradients, magnitude);
         log << "Wrote " << options.output.string() << " and its -dX, -dY images\n";
-        if (options.verify) sdk::verify_sobel(log, luminance, options.border, gradients, magnitude);
+        if (options.verify) {
+            const double reference_ms =
+                sdk::verify_sobel(log, luminance, options.border, run.gradients, magnitude);
+            sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
+        }
     });
 }

@@ -1,0 +1,46 @@
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sdk {
+
+// Where a sample's end-to-end time goes, step by step, on the host's clock: reading the file,
+// RGB to luminance, upload (or map and unmap), each kernel, download. The seeds warn that
+// start-up and transfers can outweigh the kernel on small images; this table shows by how much.
+// Each timed step must finish its work before it returns (wait for its events).
+class PipelineTimer {
+public:
+    template <typename Step>
+    decltype(auto) time(const std::string& name, std::uint64_t bytes, Step&& step)
+    {
+        const auto start = std::chrono::steady_clock::now();
+        struct Record {  // records the step even when it returns a value
+            PipelineTimer& timer;
+            const std::string& name;
+            std::uint64_t bytes;
+            std::chrono::steady_clock::time_point start;
+            ~Record() { timer.add(name, bytes, std::chrono::steady_clock::now() - start); }
+        } record{*this, name, bytes, start};
+        return std::forward<Step>(step)();
+    }
+
+    void add(const std::string& name, std::uint64_t bytes, std::chrono::nanoseconds duration);
+    double total_ms() const;
+    double step_ms(const std::string& name) const;  // 0 when no such step
+    // step, ms, MB/s of the bytes it moves, share of the total; then the total.
+    void print(std::ostream& out) const;
+
+private:
+    struct Step {
+        std::string name;
+        std::uint64_t bytes;
+        double ms;
+    };
+    std::vector<Step> steps_;
+};
+
+}  // namespace sdk
