@@ -147,7 +147,7 @@ class FirKernel final : public TimedKernel {
 public:
     FirKernel(const OpenClContext& cl, const Image& image) : fir_(cl, Border::replicate)
     {
-        fir_.upload(image).wait();
+        fir_.upload(image);
     }
     double run_seconds() override { return device_seconds(fir_.run()); }
     std::uint64_t bytes_moved() const override { return fir_.bytes_moved(); }

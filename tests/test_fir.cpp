@@ -25,11 +25,14 @@ using test::test_context;
 const float poisons[] = {std::numeric_limits<float>::quiet_NaN(), 1e30f};
 
 // Building a program costs ~0.3 s on PoCL: keep one filter per border; weights are arguments.
-FirFilter& filter_for(Border border)
+// Never destroyed: releasing OpenCL objects from static destructors at exit races the
+// runtime's own teardown.
+FirFilter& filter_for(Border border, MemoryMode memory = MemoryMode::copy)
 {
-    static std::map<Border, std::unique_ptr<FirFilter>> filters;
-    auto& filter = filters[border];
-    if (!filter) filter = std::make_unique<FirFilter>(test_context(), border);
+    static auto* filters = new std::map<std::pair<Border, MemoryMode>, std::unique_ptr<FirFilter>>;
+    auto& filter = (*filters)[{border, memory}];
+    if (!filter)
+        filter = std::make_unique<FirFilter>(test_context(), border, FirCoefficients{}, memory);
     return *filter;
 }
 
@@ -56,12 +59,13 @@ FirCoefficients random_coefficients(std::uint32_t seed)
 
 enum class Weights { tutorial, random };
 
-class FirKernelTest : public ::testing::TestWithParam<std::tuple<Border, Weights>> {};
+class FirKernelTest
+    : public ::testing::TestWithParam<std::tuple<Border, Weights, MemoryMode>> {};
 
 TEST_P(FirKernelTest, MatchesReferenceOnAwkwardSizes)
 {
-    const auto [border, weights] = GetParam();
-    FirFilter& filter = filter_for(border);
+    const auto [border, weights, memory] = GetParam();
+    FirFilter& filter = filter_for(border, memory);
     std::uint32_t seed = 1;
     for (const auto& size : test::awkward_sizes()) {
         for (const float poison : poisons) {
@@ -82,11 +86,13 @@ INSTANTIATE_TEST_SUITE_P(
     AllBordersAndWeights, FirKernelTest,
     ::testing::Combine(::testing::Values(Border::replicate, Border::reflect101, Border::constant,
                                          Border::none),
-                       ::testing::Values(Weights::tutorial, Weights::random)),
+                       ::testing::Values(Weights::tutorial, Weights::random),
+                       ::testing::Values(MemoryMode::copy, MemoryMode::map)),
     [](const auto& test_info) {
         std::string name = border_name(std::get<0>(test_info.param)) +
                            (std::get<1>(test_info.param) == Weights::random ? "_random"
-                                                                            : "_tutorial");
+                                                                            : "_tutorial") +
+                           "_" + memory_mode_name(std::get<2>(test_info.param));
         for (auto& c : name)
             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
         return name;

@@ -15,8 +15,9 @@ constexpr std::size_t kOutputsPerItem = 4;
 
 }  // namespace
 
-FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficients& coefficients)
-    : cl_(cl)
+FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficients& coefficients,
+                     MemoryMode memory)
+    : cl_(cl), memory_(memory == MemoryMode::map ? memory : MemoryMode::copy)
 {
     program_ = build_program(cl_, {"border.cl", "fir_float.cl"}, border_build_option(border));
     while_doing("creating kernel fir_float", [&] { kernel_ = cl::Kernel(program_, "fir_float"); });
@@ -39,7 +40,7 @@ void FirFilter::set_coefficients(const FirCoefficients& coefficients)
     // [Weights]
 }
 
-cl::Event FirFilter::upload(const Image& luminance)
+void FirFilter::upload(const Image& luminance)
 {
     if (luminance.channels != 1)
         throw std::invalid_argument("the FIR filter takes an 8-bit luminance image");
@@ -62,14 +63,11 @@ cl::Event FirFilter::upload(const Image& luminance)
     const std::vector<float> values(luminance.pixels.begin(), luminance.pixels.end());
     // [Upload floats]
 
-    cl::Event event;
-    while_doing("creating buffers and uploading the image", [&] {
-        luminance_ = cl::Buffer(cl_.context, CL_MEM_READ_ONLY, bytes);
-        output_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, bytes);
-        // Blocking: `values` is gone when this function returns.
-        cl_.queue.enqueueWriteBuffer(luminance_, CL_TRUE, 0, bytes, values.data(), nullptr,
-                                     &event);
-    });
+    luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
+    output_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the output");
+    const std::size_t row_bytes = width_ * sizeof(cl_float);
+    upload_rows(cl_, memory_, luminance_, values.data(), row_bytes, height_, row_bytes,
+                "the luminance");
 
     // [Work size]
     // One work-item per 4 outputs of a row; the last of each row may be a partial group.
@@ -83,7 +81,6 @@ cl::Event FirFilter::upload(const Image& luminance)
         kernel_.setArg(2, static_cast<cl_int>(height_));
         kernel_.setArg(6, output_);
     });
-    return event;
 }
 
 void FirFilter::fill_output(float value)
@@ -104,13 +101,11 @@ cl::Event FirFilter::run()
     return event;
 }
 
-std::vector<float> FirFilter::download(cl::Event* event)
+std::vector<float> FirFilter::download()
 {
     std::vector<float> output(pixel_count());
-    while_doing("reading the output back", [&] {
-        cl_.queue.enqueueReadBuffer(output_, CL_TRUE, 0, pixel_count() * sizeof(cl_float),
-                                    output.data(), nullptr, event);
-    });
+    const std::size_t row_bytes = width_ * sizeof(cl_float);
+    download_rows(cl_, memory_, output_, output.data(), row_bytes, height_, row_bytes, "the output");
     return output;
 }
 

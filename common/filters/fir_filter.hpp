@@ -1,6 +1,7 @@
 #pragma once
 #include "../border.hpp"
 #include "../device.hpp"
+#include "../host_memory.hpp"
 #include "../image.hpp"
 #include "../work_size.hpp"
 #include "fir_coefficients.hpp"
@@ -15,20 +16,23 @@ namespace sdk {
 // sample's main.cpp tells the story around it.
 class FirFilter {
 public:
+    // `memory`: MemoryMode::map or MemoryMode::copy (host_memory.hpp).
     FirFilter(const OpenClContext& cl, Border border,
-              const FirCoefficients& coefficients = FirCoefficients{});
+              const FirCoefficients& coefficients = FirCoefficients{},
+              MemoryMode memory = MemoryMode::copy);
 
     // New weights for the next run; the program is not rebuilt (they are kernel arguments).
     void set_coefficients(const FirCoefficients& coefficients);
-    // Allocates device buffers for this image size and copies the luminance in as floats.
-    cl::Event upload(const Image& luminance);
+    // Allocates device buffers for this image size and puts the luminance in as floats; returns
+    // when the data is on the device.
+    void upload(const Image& luminance);
     // Fills the output with `value` (tests poison it with NaN so that pixels a kernel skips show).
     void fill_output(float value);
     // One run of the kernel over the uploaded image; the event times it.
     cl::Event run();
 
     // The filtered image, float32, one value per pixel, rows top-down.
-    std::vector<float> download(cl::Event* event = nullptr);
+    std::vector<float> download();
 
     const LaunchSize& launch_size() const { return launch_; }
     // Bytes the kernel must move: the float image read once and the float output written once.
@@ -37,6 +41,7 @@ public:
 
 private:
     OpenClContext cl_;
+    MemoryMode memory_;
     cl::Program program_;
     cl::Kernel kernel_;
     cl::Buffer luminance_;

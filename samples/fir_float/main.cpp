@@ -2,6 +2,8 @@
 // outputs along a row with float4 vectors, two overlapping loads per input row. Any weights
 // (--coefficients, --divisor) run on the one built kernel, which is in fir_float.cl.
 #include "common/bmp.hpp"
+#include "common/luminance.hpp"
+#include "common/pipeline_timer.hpp"
 #include "common/cli.hpp"
 #include "common/filters/fir_filter.hpp"
 #include "common/npy.hpp"
@@ -9,6 +11,7 @@
 #include "common/sample_io.hpp"
 #include "common/timing.hpp"
 
+#include <chrono>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -39,21 +42,38 @@ int main(int argc, char** argv)
                       << options.output.string() << "\n";
 
         // 2. Read the image and turn it into the 8-bit luminance the filter works on.
-        const sdk::Image luminance = sdk::load_luminance(options.input, {options.output});
+        sdk::PipelineTimer pipeline;
+        sdk::check_output_paths(options.input, {options.output});
+        const sdk::Image picture =
+            pipeline.time("read " + options.input.filename().string(), 0,
+                          [&] { return sdk::read_bmp(options.input); });
+        const sdk::Image luminance = pipeline.time("RGB to luminance", picture.pixels.size(),
+                                                   [&] { return sdk::to_luminance(picture); });
+        const std::uint64_t pixels = luminance.pixels.size();
 
-        // 3. Pick the device and build the kernel for the chosen border mode; the weights are
-        //    kernel arguments, not part of the build.
+        // 3. Pick the device and how images reach it, and build the kernel for the border
+        //    mode; the weights are kernel arguments, not part of the build.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
-        sdk::FirFilter fir(cl, options.border, coefficients);
+        const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
+        sdk::FirFilter fir(cl, options.border, coefficients, memory.mode);
         log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
             << luminance.height << ", border " << sdk::border_name(options.border)
-            << ", coefficients " << coefficients.to_string() << "\n";
+            << ", coefficients " << coefficients.to_string() << "\nMemory: "
+            << sdk::memory_mode_name(memory.mode) << ", because " << memory.reason << "\n";
 
-        // 4. Upload (as floats), run once and read the float output back.
-        fir.upload(luminance);
-        cl::Event kernel = fir.run();
-        const std::vector<float> output = fir.download();
-        sdk::print_event_times(log, sdk::event_times(kernel));
+        // 4. Upload (as floats), run once and read the float output back, each step timed.
+        const std::string how = memory.mode == sdk::MemoryMode::map ? " (map)" : " (copy)";
+        pipeline.time("upload floats" + how, 4 * pixels, [&] { fir.upload(luminance); });
+        cl::Event kernel;
+        pipeline.time("kernel fir_float", fir.bytes_moved(), [&] {
+            kernel = fir.run();
+            kernel.wait();
+        });
+        const std::vector<float> output =
+            pipeline.time("download floats" + how, 4 * pixels, [&] { return fir.download(); });
+        const sdk::EventTimes kernel_times = sdk::event_times(kernel);
+        sdk::print_event_times(log, kernel_times);
+        pipeline.print(log);
 
         // 5. With -n, time repeated runs: one run includes first-launch costs a loop does not.
         if (options.iterations > 0) {
@@ -74,8 +94,13 @@ int main(int argc, char** argv)
         }
         log << "Wrote " << options.output.string() << "\n";
         if (options.verify) {
-            const double error = sdk::max_abs_difference(
-                output, sdk::fir_reference(luminance, coefficients, options.border));
+            const auto start = std::chrono::steady_clock::now();
+            const std::vector<double> expected =
+                sdk::fir_reference(luminance, coefficients, options.border);
+            const double reference_ms = std::chrono::duration<double, std::milli>(
+                                            std::chrono::steady_clock::now() - start)
+                                            .count();
+            const double error = sdk::max_abs_difference(output, expected);
             if (!(error <= sdk::kFirTolerance))
                 throw std::runtime_error("verification failed: max |difference| from the C++ "
                                          "reference is " + std::to_string(error) +
@@ -83,6 +108,7 @@ int main(int argc, char** argv)
                                          std::to_string(sdk::kFirTolerance));
             log << "Verify: max |difference| from the C++ reference " << error
                 << " (tolerance " << sdk::kFirTolerance << ")\n";
+            sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
         }
     });
 }
