@@ -123,7 +123,7 @@ void set_counters(benchmark::State& state, const Samples& samples, std::uint64_t
     const double seconds = samples.median();
     if (seconds <= 0) return;
     state.counters["median_ms"] = seconds * 1e3;
-    state.counters["Mpix/s"] = static_cast<double>(pixels) / seconds / 1e6;
+    if (pixels > 0) state.counters["Mpix/s"] = static_cast<double>(pixels) / seconds / 1e6;
     if (!bytes) return;
     const double gbps = static_cast<double>(*bytes) / seconds / 1e9;
     state.counters["GB/s"] = gbps;

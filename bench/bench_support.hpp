@@ -92,7 +92,8 @@ Samples time_real(benchmark::State& state, Iteration&& iteration)
     for (auto _ : state) {
         const auto start = std::chrono::steady_clock::now();
         iteration();
-        samples.add(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        samples.add(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     return samples;
 }

@@ -24,7 +24,7 @@ namespace {
 struct OpenCvImages {
     cv::Mat luminance;  // CV_8U, over a copy of bench_image()
     cv::Mat luminance_float;
-    cv::Mat mask;       // 0 or 255, the morphology sample's binarisation (luminance >= 128)
+    cv::Mat mask;  // 0 or 255, the morphology sample's binarisation (luminance >= 128)
     cv::Mat first;
     cv::Mat second;
     std::vector<std::uint8_t> pixels;
@@ -49,30 +49,39 @@ std::uint64_t host_memory_bytes()
     return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
 }
 
+using FilterOnce = std::function<void(OpenCvImages&)>;
+
+void time_baseline(benchmark::State& state, const std::string& name, Size size,
+                   std::uint64_t bytes_per_pixel, const FilterOnce& filter_once)
+{
+    guarded(state, [&] {
+        // The image, its float copy and mask, and two outputs of up to 4 bytes a pixel.
+        const std::uint64_t needed = 14 * size.pixels();
+        if (needed > host_memory_bytes() / 2) {
+            const std::string why = "skipped: needs " + std::to_string(needed >> 20) +
+                                    " MiB of host memory, more than half the host's";
+            return state.SkipWithError(why.c_str());
+        }
+        auto& images = reuse_setup<OpenCvImages>(name, [&] {
+            auto made = make_images(size);
+            filter_once(*made);  // warm-up: allocates the outputs, starts the thread pool
+            return made;
+        });
+        const Samples samples = time_real(state, [&] { filter_once(images); });
+        set_counters(state, samples, size.pixels(), bytes_per_pixel * size.pixels());
+    });
+}
+
 // One OpenCV call per iteration, with what it must move (each input read once, each output
 // written once) for GB/s; no copy_fraction: the host's memory is not the device's.
 void register_baseline(const std::string& filter, const std::string& variant, Size size,
-                       std::uint64_t bytes_per_pixel,
-                       std::function<void(OpenCvImages&)> filter_once)
+                       std::uint64_t bytes_per_pixel, FilterOnce filter_once)
 {
     const std::string name = "opencv/" + filter + "/" + variant + "/" + size_name(size);
-    benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-        guarded(state, [&] {
-            // The image, its float copy and mask, and two outputs of up to 4 bytes a pixel.
-            const std::uint64_t needed = 14 * size.pixels();
-            if (needed > host_memory_bytes() / 2)
-                return state.SkipWithError(("skipped: needs " + std::to_string(needed >> 20) +
-                                            " MiB of host memory, more than half the host's")
-                                               .c_str());
-            auto& images = reuse_setup<OpenCvImages>(name, [&] {
-                auto made = make_images(size);
-                filter_once(*made);  // warm-up: allocates the outputs, starts the thread pool
-                return made;
-            });
-            const Samples samples = time_real(state, [&] { filter_once(images); });
-            set_counters(state, samples, size.pixels(), bytes_per_pixel * size.pixels());
-        });
-    })->UseRealTime()->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(name.c_str(), time_baseline, name, size, bytes_per_pixel,
+                                 std::move(filter_once))
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace

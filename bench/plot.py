@@ -30,10 +30,13 @@ def load(path):
     with open(path) as f:
         report = json.load(f)
     records = OrderedDict()
+    spreads = {}
     for entry in report.get("benchmarks", []):
+        name = SUFFIX.sub("", entry.get("run_name", entry["name"]))
+        if entry.get("run_type") == "aggregate" and entry.get("aggregate_name") == "cv":
+            spreads[name] = entry.get("median_ms")  # over the repetitions, as a fraction
         if entry.get("run_type") == "aggregate" and entry.get("aggregate_name") != "median":
             continue
-        name = SUFFIX.sub("", entry.get("run_name", entry["name"]))
         if name in records and entry.get("run_type") != "aggregate":
             continue  # a later repetition; the median aggregate replaces the first below
         parts = name.split("/")
@@ -49,6 +52,9 @@ def load(path):
                              ("fraction", "copy_fraction"), ("bytes", "bytes")):
             record[key] = entry.get(counter)
         records[name] = record
+    for name, spread in spreads.items():
+        if name in records:
+            records[name]["spread"] = spread
     return report.get("context", {}), records
 
 
@@ -69,19 +75,29 @@ def number(value, digits=3):
     return f"{value:.{digits}g}"
 
 
+def short(value):
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= limit:
+            return f"{value / limit:g}{suffix}"
+    return f"{value:g}"
+
+
 def device_lines(context, records):
-    copy = records.get("copy_bandwidth")
+    def get(key, default="?"):
+        return context.get(key, default)
+
     lines = [
-        f"- Device: {context.get('opencl_device', '?')} ({context.get('opencl_device_version', '?')}), "
-        f"{context.get('opencl_compute_units', '?')} compute units, "
-        f"{context.get('opencl_global_memory_MiB', '?')} MiB global memory",
-        f"- Driver: {context.get('opencl_driver', '?')}; platform {context.get('opencl_platform', '?')}",
-        f"- Host: {context.get('host_name', '?')}, {context.get('num_cpus', '?')} CPUs; "
-        f"OpenCV {context.get('opencv', 'not built in')}",
-        f"- Date: {context.get('date', '?')}",
+        f"- Device: {get('opencl_device')} ({get('opencl_device_version')}), "
+        f"{get('opencl_compute_units')} compute units, "
+        f"{get('opencl_global_memory_MiB')} MiB global memory",
+        f"- Driver: {get('opencl_driver')}; platform {get('opencl_platform')}",
+        f"- Host: {get('host_name')}, {get('num_cpus')} CPUs; "
+        f"OpenCV {get('opencv', 'not built in')}",
+        f"- Date: {get('date')}",
     ]
+    copy = records.get("copy_bandwidth")
     if copy and copy["gbps"]:
-        lines.append(f"- Copy bandwidth (clEnqueueCopyBuffer, {context.get('copy_bandwidth_buffer_MiB', '?')} "
+        lines.append(f"- Copy bandwidth (clEnqueueCopyBuffer, {get('copy_bandwidth_buffer_MiB')} "
                      f"MiB, bytes read + written): {copy['gbps']:.2f} GB/s, median "
                      f"{copy['median_ms']:.3f} ms")
     return lines
@@ -93,31 +109,54 @@ def pipeline_for(kernel, records):
     return records.get(f"e2e/{kernel['filter']}/{variant}/{kernel['size']}")
 
 
+def fraction_text(value):
+    if value is None:
+        return "–"
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
+
+
+def table_row(cells):
+    return "| " + " | ".join(cells) + " |"
+
+
 def markdown(context, records):
     rows = list(records.values())
     out = device_lines(context, records)
-    out += ["", "| filter | size | variant | median ms | Mpix/s | GB/s | of copy bandwidth | "
-                "pipeline ms |", "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    # With --benchmark_repetitions: the median over repetitions, and how far they spread.
+    spread = any(r.get("spread") is not None for r in rows)
+    header = ["filter", "size", "variant", "median ms"] + (["spread"] if spread else []) + \
+        ["Mpix/s", "GB/s", "of copy bandwidth", "pipeline ms"]
+    out += ["", table_row(header), table_row(["---"] * 3 + ["---:"] * (len(header) - 3))]
     for filter_name in FILTERS:
         for size in sizes_of(rows):
             for r in rows:
-                if r["filter"] != filter_name or r["size"] != size or r["kind"] not in ("kernel", "opencv"):
+                if r["filter"] != filter_name or r["size"] != size:
                     continue
-                variant = r["variant"] if r["kind"] == "kernel" else f"OpenCV {r['variant']} (CPU)"
+                if r["kind"] == "kernel":
+                    variant = r["variant"]
+                elif r["kind"] == "opencv":
+                    variant = f"OpenCV {r['variant']} (CPU)"
+                else:
+                    continue
+                cells = [filter_name, size, variant]
                 if r["error"]:
-                    out.append(f"| {filter_name} | {size} | {variant} | {r['error']} | | | | |")
+                    out.append(table_row(cells + [r["error"]] + [""] * (len(header) - 4)))
                     continue
+                cells.append(number(r["median_ms"]))
+                if spread:
+                    cv = r.get("spread")
+                    cells.append(f"±{100 * cv:.0f}%" if cv is not None else "–")
                 pipeline = pipeline_for(r, records) if r["kind"] == "kernel" else None
-                fraction = f"{r['fraction']:.2f}" if r["fraction"] is not None else "–"
-                out.append(f"| {filter_name} | {size} | {variant} | {number(r['median_ms'])} | "
-                           f"{number(r['mpix'])} | {number(r['gbps'])} | {fraction} | "
-                           f"{number(pipeline['median_ms']) if pipeline and not pipeline['error'] else '–'} |")
+                pipeline_ms = pipeline["median_ms"] if pipeline and not pipeline["error"] else None
+                cells += [number(r["mpix"]), number(r["gbps"]), fraction_text(r["fraction"]),
+                          number(pipeline_ms)]
+                out.append(table_row(cells))
     startup = [r for r in rows if r["kind"] == "startup"]
     if startup:
         out += ["", "| start-up step | median ms |", "| --- | ---: |"]
         for r in startup:
             what = r["name"].split("/", 1)[1]
-            out.append(f"| {what} | {r['error'] or number(r['median_ms'])} |")
+            out.append(table_row([what, r["error"] or number(r["median_ms"])]))
     return "\n".join(out)
 
 
@@ -158,9 +197,10 @@ def charts(context, records, out_dir, prefix):
         axis.set_xticks(range(len(sizes)), sizes)
         if log:
             axis.set_yscale("log")
-            plain = ticker.FuncFormatter(lambda v, _: f"{v:g}")
-            axis.yaxis.set_major_formatter(plain)
-            axis.yaxis.set_minor_formatter(plain)
+            # Ticks at 1, 2 and 5 of each decade, written 500, 2k, 1M.
+            axis.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            axis.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: short(v)))
+            axis.yaxis.set_minor_formatter(ticker.NullFormatter())
         # Below the panel, where it cannot cover a bar.
         axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=2,
                     frameon=False)

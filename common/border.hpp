@@ -5,6 +5,7 @@
 
 namespace sdk {
 
+// [Border modes]
 // What a filter reads for pixels outside the image (OpenCV's names):
 //   replicate   aaa|abcd|ddd   the edge pixel repeated
 //   reflect101  cb|abcd|cb     mirrored about the edge pixel, which is not repeated
@@ -13,6 +14,7 @@ namespace sdk {
 //               are computed; the others are 0.
 // The values are what kernels see as -DBORDER=N (kernels/border.cl).
 enum class Border { replicate = 0, reflect101 = 1, constant = 2, none = 3 };
+// [Border modes]
 
 const std::map<std::string, Border>& border_names();
 std::string border_name(Border border);

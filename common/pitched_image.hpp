@@ -6,6 +6,7 @@
 
 namespace sdk {
 
+// [Row pitch]
 // On the device, an image's rows start `row_pitch` bytes apart, a multiple of 64: every row then
 // begins on a cache-line boundary, and a kernel's 16-byte vector of pixels x0 .. x0+15 (x0 a
 // multiple of 16) is aligned, so it moves in one wide access instead of byte by byte. Host
@@ -16,6 +17,7 @@ inline std::size_t pitch_for(std::size_t row_bytes)
 {
     return (row_bytes + row_alignment - 1) / row_alignment * row_alignment;
 }
+// [Row pitch]
 
 // Copies `height` tight rows of `row_bytes` from host memory into a pitched device buffer.
 cl::Event write_pitched(const cl::CommandQueue& queue, const cl::Buffer& buffer, const void* host,

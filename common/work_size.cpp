@@ -13,6 +13,7 @@ std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& devic
 }
 }  // namespace
 
+// [Launch size 2d]
 LaunchSize launch_size_2d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items_x,
                           std::size_t items_y, std::size_t preferred_x, std::size_t preferred_y)
 {
@@ -25,6 +26,7 @@ LaunchSize launch_size_2d(const cl::Kernel& kernel, const cl::Device& device, st
                         divide_round_up(items_y, local_y) * local_y),
             cl::NDRange(local_x, local_y)};
 }
+// [Launch size 2d]
 
 LaunchSize launch_size_1d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items,
                           std::size_t preferred)

@@ -5,6 +5,7 @@
 
 namespace sdk {
 
+// [Launch size]
 // A 2-D launch: the local size is chosen by us, never left to the driver, and the global size
 // is rounded up to whole work-groups (kernels skip work-items past the image). Leaving the local
 // size to the driver can be catastrophic: a global size of 16382 (= 2 x 8191) leaves it nothing
@@ -13,6 +14,7 @@ struct LaunchSize {
     cl::NDRange global;
     cl::NDRange local;
 };
+// [Launch size]
 
 // `items_x` x `items_y` work-items in groups of up to `preferred_x` x `preferred_y`, shrunk to
 // what the kernel allows on the device (CL_KERNEL_WORK_GROUP_SIZE).

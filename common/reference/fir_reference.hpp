@@ -8,12 +8,14 @@
 
 namespace sdk {
 
+// [FIR contract]
 // The FIR contract, written as plainly as possible; the fir_float kernel is tested against it.
 // On the luminance L as numbers 0..255 (rows top-down), a correlation centred on the pixel:
 //   out[y][x] = sum over j, i in {-1, 0, 1} of weight(j + 1, i + 1) * L[y + j][x + i]
 // so weight row 0 meets the row above and column 0 the pixel on the left. Computed in double;
 // the kernel, in float, must come within kFirTolerance of it.
 // Border::none computes only pixels whose 3x3 window lies inside; the others are 0.
+// [FIR contract]
 std::vector<double> fir_reference(const Image& luminance, const FirCoefficients& coefficients,
                                   Border border);
 

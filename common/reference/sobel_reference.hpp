@@ -7,12 +7,14 @@
 
 namespace sdk {
 
+// [Sobel contract]
 // The Sobel contract, written as plainly as possible; every Sobel kernel is tested against it.
 // On the luminance L (rows top-down):
 //   gx = (L[y-1][x+1] + 2 L[y][x+1] + L[y+1][x+1]) - (L[y-1][x-1] + 2 L[y][x-1] + L[y+1][x-1])
 //   gy = (L[y-1][x-1] + 2 L[y-1][x] + L[y-1][x+1]) - (L[y+1][x-1] + 2 L[y+1][x] + L[y+1][x+1])
 //   dX = gx >> 3, dY = gy >> 3 (arithmetic shift), which always fit in a signed byte.
 // Border::none computes only pixels whose 3x3 window lies inside; the others are 0.
+// [Sobel contract]
 struct SobelGradients {
     std::vector<std::int8_t> dx;
     std::vector<std::int8_t> dy;
