@@ -17,7 +17,10 @@ namespace sdk {
 
 // Names in test output instead of GoogleTest's bytes of an enum.
 void PrintTo(MorphologyShape shape, std::ostream* out) { *out << shape_name(shape); }
-void PrintTo(MorphologyOperation operation, std::ostream* out) { *out << operation_name(operation); }
+void PrintTo(MorphologyOperation operation, std::ostream* out)
+{
+    *out << operation_name(operation);
+}
 
 namespace {
 
@@ -33,15 +36,19 @@ struct Density {
 };
 constexpr Density densities[] = {{"near-empty", 251}, {"half", 128}, {"near-full", 6}};
 
-const MorphologyOperation all_operations[] = {MorphologyOperation::dilate, MorphologyOperation::erode,
-                                              MorphologyOperation::close, MorphologyOperation::open};
+const MorphologyOperation all_operations[] = {
+    MorphologyOperation::dilate, MorphologyOperation::erode, MorphologyOperation::close,
+    MorphologyOperation::open};
 
 // Building a program costs ~0.3 s on PoCL: keep one filter per shape.
-MorphologyFilter& filter_for(MorphologyShape shape)
+// Never destroyed: releasing OpenCL objects from static destructors at exit races the
+// runtime's own teardown.
+MorphologyFilter& filter_for(MorphologyShape shape, MemoryMode memory = MemoryMode::copy)
 {
-    static std::map<MorphologyShape, std::unique_ptr<MorphologyFilter>> filters;
-    auto& filter = filters[shape];
-    if (!filter) filter = std::make_unique<MorphologyFilter>(test_context(), shape);
+    static auto* filters =
+        new std::map<std::pair<MorphologyShape, MemoryMode>, std::unique_ptr<MorphologyFilter>>;
+    auto& filter = (*filters)[{shape, memory}];
+    if (!filter) filter = std::make_unique<MorphologyFilter>(test_context(), shape, memory);
     return *filter;
 }
 
@@ -96,7 +103,8 @@ void expect_matches_reference(MorphologyShape shape, MorphologyOperation operati
     MorphologyFilter& filter = filter_for(shape);
     const Image expected =
         morphology_reference(binarise_reference(luminance, binarisation), operation, shape, roi);
-    const DeviceResult actual = run_on_device(filter, luminance, binarisation, operation, roi, poison);
+    const DeviceResult actual =
+        run_on_device(filter, luminance, binarisation, operation, roi, poison);
     ASSERT_EQ(actual.output, white_on_black(expected)) << what;
     ASSERT_EQ(actual.packed_result.bits, pack_bitmap(expected, filter.row_pitch()).bits) << what;
 }
@@ -109,7 +117,7 @@ std::vector<Roi> regions_of(std::size_t width, std::size_t height)
     return {
         whole_image(width, height),
         {0, 0, 1, 1},                                               // 1x1 in the top-left corner
-        {width - 1, height - 1, 1, 1},                              // 1x1 in the bottom-right corner
+        {width - 1, height - 1, 1, 1},                              // 1x1, bottom-right corner
         {half_width, half_height, 1, 1},                            // 1x1 in the middle
         {0, 0, half_width + 1, half_height + 1},                    // touches the top and left
         {half_width, half_height, width - half_width, height - half_height},  // bottom and right
@@ -117,6 +125,28 @@ std::vector<Roi> regions_of(std::size_t width, std::size_t height)
         {0, height - 1, width, 1},                                  // the last row
         {width / 4, height / 4, width - width / 2, height - height / 2},      // inside
     };
+}
+
+// The same pipeline with mapped buffers (--memory map): every op and shape, awkward sizes, half
+// density, whole image.
+TEST(MorphologyMemoryModes, MappedBuffersGiveTheReferenceResult)
+{
+    std::uint32_t seed = 7;
+    for (const auto shape : {MorphologyShape::square, MorphologyShape::diamond})
+        for (const auto operation : {MorphologyOperation::dilate, MorphologyOperation::erode,
+                                     MorphologyOperation::close, MorphologyOperation::open})
+            for (const auto& size : test::awkward_sizes()) {
+                const Image luminance = test::random_grey_image(size.width, size.height, seed++);
+                const Roi roi = whole_image(size.width, size.height);
+                const Image expected = morphology_reference(
+                    binarise_reference(luminance, Binarisation{}), operation, shape, roi);
+                const DeviceResult actual =
+                    run_on_device(filter_for(shape, MemoryMode::map), luminance, Binarisation{},
+                                  operation, roi, 0xA5);
+                ASSERT_EQ(actual.output, white_on_black(expected))
+                    << test::size_name(size) << " " << operation_name(operation) << " "
+                    << shape_name(shape);
+            }
 }
 
 class MorphologyKernelTest
@@ -204,7 +234,8 @@ TEST(MorphologyPacking, BinariseAndPackMatchesReference)
                 ASSERT_EQ(packed.bits,
                           pack_bitmap(binarise_reference(luminance, binarisation), packed.row_pitch)
                               .bits)
-                    << test::size_name(size) << ", threshold " << threshold << ", invert " << invert;
+                    << test::size_name(size) << ", threshold " << threshold << ", invert "
+                    << invert;
             }
         }
     }
@@ -272,8 +303,8 @@ TEST(MorphologyKnownAnswer, DiamondClosingJoinsADiagonalGapAndSquareDoesNot)
     EXPECT_EQ(square.pixels, expected_closing(false).pixels);
 
     const auto on_device = [&](MorphologyShape shape) {
-        return run_on_device(filter_for(shape), luminance, {}, MorphologyOperation::close, roi, 0x77)
-            .output;
+        const MorphologyOperation closing = MorphologyOperation::close;
+        return run_on_device(filter_for(shape), luminance, {}, closing, roi, 0x77).output;
     };
     EXPECT_EQ(on_device(MorphologyShape::diamond), white_on_black(expected_closing(true)));
     EXPECT_EQ(on_device(MorphologyShape::square), white_on_black(expected_closing(false)));
@@ -353,10 +384,11 @@ TEST(MorphologyReference, RefusesRegionsOutsideTheMask)
 TEST(MorphologyReference, BinarisesAtTheThreshold)
 {
     const Image luminance{4, 1, 1, {0, 127, 128, 255}};
-    EXPECT_EQ(binarise_reference(luminance, {128, false}).pixels, (std::vector<std::uint8_t>{0, 0, 1, 1}));
-    EXPECT_EQ(binarise_reference(luminance, {128, true}).pixels, (std::vector<std::uint8_t>{1, 1, 0, 0}));
-    EXPECT_EQ(binarise_reference(luminance, {0, false}).pixels, (std::vector<std::uint8_t>{1, 1, 1, 1}));
-    EXPECT_EQ(binarise_reference(luminance, {0, true}).pixels, (std::vector<std::uint8_t>{0, 0, 0, 0}));
+    using Pixels = std::vector<std::uint8_t>;
+    EXPECT_EQ(binarise_reference(luminance, {128, false}).pixels, (Pixels{0, 0, 1, 1}));
+    EXPECT_EQ(binarise_reference(luminance, {128, true}).pixels, (Pixels{1, 1, 0, 0}));
+    EXPECT_EQ(binarise_reference(luminance, {0, false}).pixels, (Pixels{1, 1, 1, 1}));
+    EXPECT_EQ(binarise_reference(luminance, {0, true}).pixels, (Pixels{0, 0, 0, 0}));
 }
 
 TEST(MorphologyNames, RoundTrip)
@@ -380,6 +412,7 @@ TEST(MorphologyFilter, RefusesRegionsOutsideTheImageAndHugeImages)
 {
     MorphologyFilter& filter = filter_for(MorphologyShape::square);
     filter.upload(test::random_grey_image(10, 5, 1));
+    filter.fill_outputs(poisons[0]);
     filter.binarise_and_pack({});
     EXPECT_THROW(filter.run_pass(MorphologyPass::dilate, {5, 0, 6, 1}), std::invalid_argument);
     EXPECT_THROW(filter.run_pass(MorphologyPass::dilate, {0, 0, 0, 1}), std::invalid_argument);
@@ -396,6 +429,7 @@ TEST(MorphologyFilter, StepsAreNamedAndCountTheirBytes)
 {
     MorphologyFilter& filter = filter_for(MorphologyShape::diamond);
     const PipelineStep upload = filter.upload(test::random_grey_image(100, 3, 1));
+    filter.fill_outputs(poisons[1]);
     const auto steps = filter.run({}, MorphologyOperation::open, whole_image(100, 3));
     PipelineStep download;
     filter.download(&download);

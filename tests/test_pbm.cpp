@@ -69,7 +69,8 @@ TEST(EncodePbm, DropsRowPaddingAndClearsBitsPastTheWidth)
 
 TEST(EncodePbm, WholeBytesAndASinglePixel)
 {
-    EXPECT_EQ(encode_pbm(PackedBitmap{16, 1, 2, {0xFF, 0x81}}), with_header("P4\n16 1\n", {0xFF, 0x81}));
+    EXPECT_EQ(encode_pbm(PackedBitmap{16, 1, 2, {0xFF, 0x81}}),
+              with_header("P4\n16 1\n", {0xFF, 0x81}));
     EXPECT_EQ(encode_pbm(PackedBitmap{1, 1, 1, {0xFF}}), with_header("P4\n1 1\n", {0x80}));
     EXPECT_EQ(encode_pbm(PackedBitmap{1, 1, 4, {0x7F, 1, 2, 3}}), with_header("P4\n1 1\n", {0x00}));
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <stdexcept>
 
 namespace sdk {
@@ -34,8 +35,9 @@ constexpr std::size_t kPixelsPerWord = 32;
 
 }  // namespace
 
-MorphologyFilter::MorphologyFilter(const OpenClContext& cl, MorphologyShape shape)
-    : cl_(cl), shape_(shape)
+MorphologyFilter::MorphologyFilter(const OpenClContext& cl, MorphologyShape shape,
+                                   MemoryMode memory)
+    : cl_(cl), shape_(shape), memory_(memory == MemoryMode::map ? memory : MemoryMode::copy)
 {
     program_ = build_program(cl_, {"morphology_packed.cl"}, shape_build_option(shape));
     while_doing("creating the morphology kernels", [&] {
@@ -56,7 +58,8 @@ PipelineStep MorphologyFilter::upload(const Image& luminance)
                                  std::to_string(luminance.height) +
                                  " pixels is too large: the kernels address at most 2^31-1 pixels");
     if (luminance.pixels.size() != luminance.width * luminance.height)
-        throw std::invalid_argument("luminance image has " + std::to_string(luminance.pixels.size()) +
+        throw std::invalid_argument("luminance image has " +
+                                    std::to_string(luminance.pixels.size()) +
                                     " pixels, not width * height");
     check_fits_device(cl_, luminance.pixels.size(),
                       "an image of " + std::to_string(luminance.width) + "x" +
@@ -71,27 +74,54 @@ PipelineStep MorphologyFilter::upload(const Image& luminance)
     PipelineStep step{"upload", {}, bytes};
     while_doing("creating buffers and uploading the image", [&] {
         if (!same_size) {
-            luminance_ = cl::Buffer(cl_.context, CL_MEM_READ_ONLY, bytes);
+            release_buffers();
+            luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
             packed_input_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
             packed_passes_[0] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
             packed_passes_[1] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
-            unpacked_ = cl::Buffer(cl_.context, CL_MEM_WRITE_ONLY, bytes);
+            unpacked_ = create_image_buffer(cl_, memory_, CL_MEM_WRITE_ONLY, bytes, "the output");
         }
-        cl_.queue.enqueueWriteBuffer(luminance_, CL_FALSE, 0, bytes, luminance.pixels.data(),
-                                     nullptr, &step.event);
+        if (memory_ == MemoryMode::map) {
+            // The host writes straight into the mapped buffer; unmapping hands it back.
+            void* mapped = cl_.queue.enqueueMapBuffer(luminance_, CL_TRUE,
+                                                      CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes,
+                                                      nullptr, &step.start_event);
+            std::memcpy(mapped, luminance.pixels.data(), bytes);
+            cl_.queue.enqueueUnmapMemObject(luminance_, mapped, nullptr, &step.event);
+            step.event.wait();
+        } else {
+            // Blocking, so that the caller may free the image as soon as this returns.
+            cl_.queue.enqueueWriteBuffer(luminance_, CL_TRUE, 0, bytes, luminance.pixels.data(),
+                                         nullptr, &step.event);
+        }
     });
     packed_result_ = cl::Buffer();  // nothing packed from this image yet
     return step;
 }
 
+void MorphologyFilter::release_buffers()
+{
+    // Before allocating the next ones: the device need not hold two images' buffers at once.
+    // (Creating the new ones first also made oclgrind 21.10's --uninitialized check report
+    // words the kernels had written as uninitialised.)
+    luminance_ = cl::Buffer();
+    packed_input_ = cl::Buffer();
+    packed_passes_[0] = cl::Buffer();
+    packed_passes_[1] = cl::Buffer();
+    packed_result_ = cl::Buffer();
+    unpacked_ = cl::Buffer();
+}
+
 void MorphologyFilter::fill_outputs(std::uint8_t value)
 {
-    while_doing("filling the output buffers", [&] {
-        const cl_uchar pattern = value;
-        cl_.queue.enqueueFillBuffer(packed_input_, pattern, 0, packed_bytes());
-        cl_.queue.enqueueFillBuffer(packed_passes_[0], pattern, 0, packed_bytes());
-        cl_.queue.enqueueFillBuffer(packed_passes_[1], pattern, 0, packed_bytes());
-        cl_.queue.enqueueFillBuffer(unpacked_, pattern, 0, pixel_count());
+    // Written from the host rather than with clEnqueueFillBuffer: after a fill, oclgrind 21.10's
+    // --uninitialized check loses track of the words the kernels store over it.
+    while_doing("poisoning the output buffers", [&] {
+        const std::vector<std::uint8_t> poison(std::max(packed_bytes(), pixel_count()), value);
+        cl_.queue.enqueueWriteBuffer(packed_input_, CL_TRUE, 0, packed_bytes(), poison.data());
+        cl_.queue.enqueueWriteBuffer(packed_passes_[0], CL_TRUE, 0, packed_bytes(), poison.data());
+        cl_.queue.enqueueWriteBuffer(packed_passes_[1], CL_TRUE, 0, packed_bytes(), poison.data());
+        cl_.queue.enqueueWriteBuffer(unpacked_, CL_TRUE, 0, pixel_count(), poison.data());
     });
 }
 
@@ -159,7 +189,8 @@ PipelineStep MorphologyFilter::run_pass(MorphologyPass pass, const Roi& roi)
                     kernel.setArg(6, static_cast<cl_int>(roi.x + roi.width));
                     kernel.setArg(7, static_cast<cl_int>(roi.y + roi.height));
                 });
-    const std::string name = std::string(dilate ? "dilate" : "erode") + " (" + shape_name(shape_) + ")";
+    const std::string name =
+        std::string(dilate ? "dilate" : "erode") + " (" + shape_name(shape_) + ")";
     cl::Event event = launch(kernel, name);
     packed_result_ = destination;
     ++passes_run_;
@@ -183,12 +214,22 @@ PipelineStep MorphologyFilter::unpack()
 std::vector<std::uint8_t> MorphologyFilter::download(PipelineStep* step)
 {
     std::vector<std::uint8_t> output(pixel_count());
-    cl::Event event;
+    PipelineStep download_step{"download", {}, pixel_count()};
     while_doing("reading the result back", [&] {
-        cl_.queue.enqueueReadBuffer(unpacked_, CL_TRUE, 0, output.size(), output.data(), nullptr,
-                                    &event);
+        if (memory_ == MemoryMode::map) {
+            const void* mapped = cl_.queue.enqueueMapBuffer(unpacked_, CL_TRUE, CL_MAP_READ, 0,
+                                                            output.size(), nullptr,
+                                                            &download_step.start_event);
+            std::memcpy(output.data(), mapped, output.size());
+            cl_.queue.enqueueUnmapMemObject(unpacked_, const_cast<void*>(mapped), nullptr,
+                                            &download_step.event);
+            download_step.event.wait();
+        } else {
+            cl_.queue.enqueueReadBuffer(unpacked_, CL_TRUE, 0, output.size(), output.data(),
+                                        nullptr, &download_step.event);
+        }
     });
-    if (step) *step = {"download", event, pixel_count()};
+    if (step) *step = download_step;
     return output;
 }
 
@@ -218,7 +259,8 @@ std::vector<StepTiming> step_timings(const std::vector<PipelineStep>& steps)
     std::vector<StepTiming> timings;
     for (const auto& step : steps) {
         while_doing("reading profiling information for " + step.name, [&] {
-            timings.push_back({step.name, step.event.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
+            const cl::Event& first = step.start_event() ? step.start_event : step.event;
+            timings.push_back({step.name, first.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
                                step.event.getProfilingInfo<CL_PROFILING_COMMAND_END>(),
                                step.bytes});
         });
@@ -238,7 +280,9 @@ std::uint64_t median(std::vector<std::uint64_t> values)
 std::vector<StepTiming> median_step_timings(const std::vector<std::vector<StepTiming>>& runs)
 {
     if (runs.empty()) return {};
-    auto difference = [](std::uint64_t from, std::uint64_t to) { return to > from ? to - from : 0; };
+    auto difference = [](std::uint64_t from, std::uint64_t to) {
+        return to > from ? to - from : 0;
+    };
     std::vector<StepTiming> medians;
     std::uint64_t previous_end = 0;
     for (std::size_t i = 0; i < runs.front().size(); ++i) {
@@ -266,7 +310,8 @@ StepTable step_table(const std::vector<StepTiming>& steps)
 
 Roi parse_roi(const std::string& text)
 {
-    const std::string usage = "--roi takes X,Y,W,H in pixels (W and H at least 1), not '" + text + "'";
+    const std::string usage =
+        "--roi takes X,Y,W,H in pixels (W and H at least 1), not '" + text + "'";
     std::size_t values[4] = {};
     std::size_t at = 0;
     for (int i = 0; i < 4; ++i) {

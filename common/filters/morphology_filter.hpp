@@ -1,6 +1,7 @@
 #pragma once
 #include "../cli.hpp"
 #include "../device.hpp"
+#include "../host_memory.hpp"
 #include "../image.hpp"
 #include "../pbm.hpp"
 #include "../profiling.hpp"
@@ -24,6 +25,8 @@ struct PipelineStep {
     std::string name;
     cl::Event event;
     std::uint64_t bytes = 0;
+    // Set for a mapped transfer: the step runs from this map's start to `event`'s (the unmap's) end.
+    cl::Event start_event = cl::Event();
 };
 
 // Binary morphology on bit-packed images (kernels/morphology_packed.cl): build once per shape,
@@ -32,10 +35,13 @@ struct PipelineStep {
 // bytes), bytes in PBM order; bits past the width are 0.
 class MorphologyFilter {
 public:
-    MorphologyFilter(const OpenClContext& cl, MorphologyShape shape);
+    // `memory`: MemoryMode::map or MemoryMode::copy for the luminance and the unpacked output
+    // (host_memory.hpp); the packed buffers never leave the device.
+    MorphologyFilter(const OpenClContext& cl, MorphologyShape shape,
+                     MemoryMode memory = MemoryMode::copy);
 
-    // Allocates device buffers for this image size (kept while the size stays the same) and
-    // copies the luminance in.
+    // Allocates device buffers for this image and copies the luminance in, waiting for the
+    // copy: the image need not outlive the call.
     PipelineStep upload(const Image& luminance);
     // Fills every packed buffer and the unpacked output with `value` (tests poison them so that
     // anything a kernel fails to write shows up).
@@ -64,10 +70,12 @@ public:
 
 private:
     cl::Event launch(cl::Kernel& kernel, const std::string& what);
+    void release_buffers();
     PackedBitmap download_packed(const cl::Buffer& buffer, const std::string& what);
 
     OpenClContext cl_;
     MorphologyShape shape_;
+    MemoryMode memory_;
     cl::Program program_;
     cl::Kernel pack_kernel_;
     cl::Kernel dilate_kernel_;

@@ -13,6 +13,7 @@ namespace sdk {
 //
 // A mask is a 1-channel Image whose pixels are 1 (foreground) or 0 (background).
 
+// [Morphology contract]
 // Which pixels are foreground: luminance >= threshold, or with `invert` luminance < threshold
 // (dark text on light paper).
 struct Binarisation {
@@ -38,6 +39,7 @@ struct Roi {
     std::size_t width = 0;
     std::size_t height = 0;
 };
+// [Morphology contract]
 
 // The region covering a whole width x height image.
 Roi whole_image(std::size_t width, std::size_t height);

@@ -13,8 +13,8 @@
 
 int main(int argc, char** argv)
 {
-    CLI::App app{"Dilation, erosion, closing and opening of a binarised image packed 32 pixels to a "
-                 "word (packed-bit morphology blog)",
+    CLI::App app{"Dilation, erosion, closing and opening of a binarised image packed 32 pixels "
+                 "to a word (packed-bit morphology blog)",
                  "morphology_packed"};
     sdk::CommonOptions options;
     sdk::add_common_options(app, options);
@@ -23,7 +23,8 @@ int main(int argc, char** argv)
         ->check(CLI::Range(0u, 255u))
         ->capture_default_str();
     bool invert = false;
-    app.add_flag("--invert", invert, "dark pixels (luminance < T) are the foreground: text on paper");
+    app.add_flag("--invert", invert,
+                 "dark pixels (luminance < T) are the foreground: text on paper");
     sdk::MorphologyShape shape = sdk::MorphologyShape::diamond;
     app.add_option("--shape", shape,
                    "structuring element: square (3x3) or diamond (city-block distance 2)")
@@ -49,13 +50,16 @@ int main(int argc, char** argv)
         sdk::check_roi_inside(roi, luminance);
         const sdk::Binarisation binarisation{static_cast<std::uint8_t>(threshold), invert};
 
-        // 2. Pick the device and build the kernels for the structuring element.
+        // 2. Pick the device and how images reach it, and build the kernels for the
+        //    structuring element.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
-        sdk::MorphologyFilter morphology(cl, shape);
+        const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
+        sdk::MorphologyFilter morphology(cl, shape, memory.mode);
         log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
             << luminance.height << ", " << sdk::operation_name(operation) << " with the "
             << sdk::shape_name(shape) << ", foreground: luminance " << (invert ? "< " : ">= ")
-            << threshold << ", region " << sdk::roi_text(roi) << "\n";
+            << threshold << ", region " << sdk::roi_text(roi) << "\nMemory: "
+            << sdk::memory_mode_name(memory.mode) << ", because " << memory.reason << "\n";
 
         // 3. One run of the pipeline, every step timed by its event: upload, binarise and pack,
         //    each morphology pass, unpack, download.
