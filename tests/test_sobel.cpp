@@ -168,6 +168,24 @@ TEST(SobelReference, MagnitudeIsTheExactIntegerRoot)
         }
 }
 
+TEST(DeviceLimits, NamesBothSizesWhenABufferExceedsTheDevicesLargestAllocation)
+{
+    // Every filter calls check_fits_device before allocating; PoCL's limit moves with the free
+    // memory of the machine, so the test asks for one byte more than whatever it is now.
+    const std::uint64_t limit = test_context().max_allocation_bytes();
+    try {
+        check_fits_device(test_context(), limit + 1, "an image of 70000x70000");
+        FAIL() << "no exception";
+    } catch (const std::runtime_error& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find("an image of 70000x70000"), std::string::npos) << message;
+        EXPECT_NE(message.find(std::to_string(limit + 1)), std::string::npos) << message;
+        EXPECT_NE(message.find(std::to_string(limit)), std::string::npos) << message;
+        EXPECT_NE(message.find("CL_DEVICE_MAX_MEM_ALLOC_SIZE"), std::string::npos) << message;
+    }
+    EXPECT_NO_THROW(check_fits_device(test_context(), limit, "an image"));
+}
+
 TEST(SobelFilter, RefusesAnImageLargerThanTheDeviceCanAllocate)
 {
     // Not allocated on the host: the size check comes before any buffer.
