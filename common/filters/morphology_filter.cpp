@@ -259,10 +259,16 @@ std::vector<StepTiming> step_timings(const std::vector<PipelineStep>& steps)
     std::vector<StepTiming> timings;
     for (const auto& step : steps) {
         while_doing("reading profiling information for " + step.name, [&] {
-            const cl::Event& first = step.start_event() ? step.start_event : step.event;
-            timings.push_back({step.name, first.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
-                               step.event.getProfilingInfo<CL_PROFILING_COMMAND_END>(),
-                               step.bytes});
+            const cl_ulong end = step.event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+            cl_ulong start = step.event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+            if (step.start_event()) {
+                // A mapped transfer starts with its map. NVIDIA's driver reports no usable
+                // times for a blocking map (0 or past the unmap), so keep the unmap's own then.
+                const cl_ulong map_start =
+                    step.start_event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+                if (map_start != 0 && map_start <= start) start = map_start;
+            }
+            timings.push_back({step.name, start, end, step.bytes});
         });
     }
     return timings;
