@@ -20,10 +20,14 @@ void check_output_paths(const std::filesystem::path& input,
 }
 
 Image load_luminance(const std::filesystem::path& input,
-                     const std::vector<std::filesystem::path>& outputs)
+                     const std::vector<std::filesystem::path>& outputs, PipelineTimer* pipeline)
 {
     check_output_paths(input, outputs);
-    return to_luminance(read_bmp(input));
+    if (!pipeline) return to_luminance(read_bmp(input));
+    const Image picture = pipeline->time("read " + input.filename().string(), 0,
+                                         [&] { return read_bmp(input); });
+    return pipeline->time("RGB to luminance", picture.pixels.size(),
+                          [&] { return to_luminance(picture); });
 }
 
 }  // namespace sdk

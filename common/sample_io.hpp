@@ -1,5 +1,6 @@
 #pragma once
 #include "image.hpp"
+#include "pipeline_timer.hpp"
 
 #include <filesystem>
 #include <vector>
@@ -11,8 +12,10 @@ void check_output_paths(const std::filesystem::path& input,
                         const std::vector<std::filesystem::path>& outputs);
 
 // Reads the input BMP and converts it to 8-bit luminance (grey images pass through unchanged).
-// Refuses first, before any work, output paths that name the input file.
+// Refuses first, before any work, output paths that name the input file (check_output_paths).
+// With a `pipeline`, reading and converting are timed as its first two steps.
 Image load_luminance(const std::filesystem::path& input,
-                     const std::vector<std::filesystem::path>& outputs);
+                     const std::vector<std::filesystem::path>& outputs,
+                     PipelineTimer* pipeline = nullptr);
 
 }  // namespace sdk

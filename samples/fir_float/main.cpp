@@ -2,7 +2,6 @@
 // outputs along a row with float4 vectors, two overlapping loads per input row. Any weights
 // (--coefficients, --divisor) run on the one built kernel, which is in fir_float.cl.
 #include "common/bmp.hpp"
-#include "common/luminance.hpp"
 #include "common/pipeline_timer.hpp"
 #include "common/cli.hpp"
 #include "common/filters/fir_filter.hpp"
@@ -43,12 +42,7 @@ int main(int argc, char** argv)
 
         // 2. Read the image and turn it into the 8-bit luminance the filter works on.
         sdk::PipelineTimer pipeline;
-        sdk::check_output_paths(options.input, {options.output});
-        const sdk::Image picture =
-            pipeline.time("read " + options.input.filename().string(), 0,
-                          [&] { return sdk::read_bmp(options.input); });
-        const sdk::Image luminance = pipeline.time("RGB to luminance", picture.pixels.size(),
-                                                   [&] { return sdk::to_luminance(picture); });
+        const sdk::Image luminance = sdk::load_luminance(options.input, {options.output}, &pipeline);
         const std::uint64_t pixels = luminance.pixels.size();
 
         // 3. Pick the device and how images reach it, and build the kernel for the border

@@ -6,8 +6,6 @@
 #include "common/filters/sobel_filter.hpp"
 #include "common/filters/sobel_outputs.hpp"
 #include "common/filters/sobel_tuning.hpp"
-#include "common/bmp.hpp"
-#include "common/luminance.hpp"
 #include "common/pipeline_timer.hpp"
 #include "common/sample_io.hpp"
 #include "common/timing.hpp"
@@ -41,12 +39,7 @@ int main(int argc, char** argv)
         sdk::PipelineTimer pipeline;
 
         // 1. Read the image and turn it into the 8-bit luminance the filter works on.
-        sdk::check_output_paths(options.input, sdk::sobel_output_paths(options));
-        const sdk::Image picture =
-            pipeline.time("read " + options.input.filename().string(), 0,
-                          [&] { return sdk::read_bmp(options.input); });
-        const sdk::Image luminance = pipeline.time("RGB to luminance", picture.pixels.size(),
-                                                   [&] { return sdk::to_luminance(picture); });
+        const sdk::Image luminance = sdk::load_luminance(options.input, sdk::sobel_output_paths(options), &pipeline);
         const std::uint64_t pixels = luminance.pixels.size();
 
         // 2. Pick the device, how images reach it, and the kernel: the one asked for, or with

@@ -1,11 +1,9 @@
 // Sobel edge detection, naive: one work-item per output pixel and nine scalar byte loads.
 // Compare its timings with ../sobel (16 outputs per work-item with vector loads): the gap is what
 // vectorisation buys on your device. The kernel is in sobel_no_vectors.cl.
-#include "common/bmp.hpp"
 #include "common/cli.hpp"
 #include "common/filters/sobel_filter.hpp"
 #include "common/filters/sobel_outputs.hpp"
-#include "common/luminance.hpp"
 #include "common/pipeline_timer.hpp"
 #include "common/sample_io.hpp"
 #include "common/timing.hpp"
@@ -23,12 +21,7 @@ int main(int argc, char** argv)
         sdk::PipelineTimer pipeline;
 
         // 1. Read the image and turn it into the 8-bit luminance the filter works on.
-        sdk::check_output_paths(options.input, sdk::sobel_output_paths(options));
-        const sdk::Image picture =
-            pipeline.time("read " + options.input.filename().string(), 0,
-                          [&] { return sdk::read_bmp(options.input); });
-        const sdk::Image luminance = pipeline.time("RGB to luminance", picture.pixels.size(),
-                                                   [&] { return sdk::to_luminance(picture); });
+        const sdk::Image luminance = sdk::load_luminance(options.input, sdk::sobel_output_paths(options), &pipeline);
 
         // 2. Pick the device and how images reach it, and build the kernel for the border.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
