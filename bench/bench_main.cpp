@@ -14,6 +14,7 @@
 #include "common/filters/fir_filter.hpp"
 #include "common/filters/morphology_filter.hpp"
 #include "common/filters/sobel_filter.hpp"
+#include "common/filters/sobel_tuning.hpp"
 #include "common/pitched_image.hpp"
 #include "common/profiling.hpp"
 #include "common/program.hpp"
@@ -134,6 +135,13 @@ public:
     SobelKernel(const OpenClContext& cl, SobelVariant variant, const Image& image)
         : sobel_(cl, variant, Border::replicate)
     {
+        sobel_.upload(image);
+    }
+    // What the sample's --variant auto runs: the tuned variant and work-group shape.
+    SobelKernel(const OpenClContext& cl, const SobelChoice& choice, const Image& image)
+        : sobel_(cl, choice.variant, Border::replicate)
+    {
+        sobel_.set_work_group(choice.group_x, choice.group_y);
         sobel_.upload(image);
     }
     double run_seconds() override { return device_seconds(sobel_.run()); }
@@ -347,6 +355,15 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                             [variant](const OpenClContext& context, const Image& image) {
                                 return std::make_shared<SobelKernel>(context, variant, image);
                             });
+        // The fastest variant and work-group shape for this device, as --variant auto picks
+        // them (and caches them, like the sample). The fixed variants above run 32x8 groups.
+        register_kernel(suite, "sobel", "auto", size, sobel_needs,
+                        [](const OpenClContext& context, const Image& image) {
+                            const SobelChoice choice =
+                                choose_sobel_kernel(context, Border::replicate).choice;
+                            std::cerr << "kernel/sobel/auto: " << describe(choice) << '\n';
+                            return std::make_shared<SobelKernel>(context, choice, image);
+                        });
         register_kernel(suite, "fir", "fir_float", size, fir_needs,
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<FirKernel>(context, image);

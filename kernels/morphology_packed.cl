@@ -14,7 +14,7 @@
 // Inside a kernel a word holds the leftmost of its 32 pixels in bit 31, so one shift moves all
 // 32 pixels sideways across byte boundaries. On a little-endian device (every current GPU and
 // CPU) that order is the memory order byte-swapped: one byte-permute instruction on most GPUs.
-inline uint pixel_order(uint memory_word)
+inline uint to_pixel_order(uint memory_word)
 {
 #ifdef __ENDIAN_LITTLE__
     return as_uint(as_uchar4(memory_word).s3210);
@@ -23,10 +23,11 @@ inline uint pixel_order(uint memory_word)
 #endif
 }
 
-// The swap is its own inverse; the second name says which way a word is going.
-inline uint memory_order(uint pixel_word)
+// The swap is its own inverse; the second name says which way a word is going. (Not plain
+// `memory_order`: OpenCL C 2.0 and later define a type of that name, which breaks the build there.)
+inline uint to_memory_order(uint pixel_word)
 {
-    return pixel_order(pixel_word);
+    return to_pixel_order(pixel_word);
 }
 // [Packed layout]
 
@@ -79,7 +80,7 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
             bits |= (uint)foreground << (31 - k);
         }
     }
-    packed[y * words_per_row + word] = memory_order(bits);
+    packed[y * words_per_row + word] = to_memory_order(bits);
 }
 // [Binarise and pack]
 
@@ -156,7 +157,7 @@ inline uint load_in_region(__global const uint* packed, int words_per_row, int w
                            Region region, uint complement)
 {
     if (y < region.top || y >= region.bottom || word < 0 || word >= words_per_row) return 0;
-    const uint pixels = pixel_order(packed[y * words_per_row + word]) ^ complement;
+    const uint pixels = to_pixel_order(packed[y * words_per_row + word]) ^ complement;
     return pixels & region_columns(word, region);
 }
 // [Region]
@@ -173,9 +174,9 @@ inline uint dilate_interior_word(__global const uint* packed, int words_per_row,
     for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
         const __global uint* row = packed + (y + dy) * words_per_row + word;
         const int reach = REACH(dy);
-        const uint centre = pixel_order(row[0]) ^ complement;
-        const uint left = reach > 0 ? pixel_order(row[-1]) ^ complement : 0;
-        const uint right = reach > 0 ? pixel_order(row[1]) ^ complement : 0;
+        const uint centre = to_pixel_order(row[0]) ^ complement;
+        const uint left = reach > 0 ? to_pixel_order(row[-1]) ^ complement : 0;
+        const uint right = reach > 0 ? to_pixel_order(row[1]) ^ complement : 0;
         dilated |= horizontal_dilation(left, centre, right, reach);
     }
     return dilated;
@@ -235,8 +236,8 @@ inline void morphology_word(__global const uint* restrict source,
     }
     const uint dilated = dilate_word(source, words_per_row, word, y, region, complement);
     const uint result = dilated ^ complement;
-    const uint original = pixel_order(source[index]);
-    destination[index] = memory_order((result & inside) | (original & ~inside));
+    const uint original = to_pixel_order(source[index]);
+    destination[index] = to_memory_order((result & inside) | (original & ~inside));
 }
 
 __kernel void dilate(__global const uint* restrict source, __global uint* restrict destination,
@@ -275,7 +276,7 @@ __kernel void unpack(__global const uint* restrict packed, const int width, cons
     const int y = get_global_id(1);
     if (word >= words_per_row || y >= height) return;
 
-    const uint bits = pixel_order(packed[y * words_per_row + word]);
+    const uint bits = to_pixel_order(packed[y * words_per_row + word]);
     const int x0 = word * 32;
     const int pixels = min(32, width - x0);
     __global uchar* row = image + y * width + x0;
