@@ -112,6 +112,20 @@ inline void sobel_16_pixels(__global const uchar* luminance, int width, int row_
                     gradient_y + offset + x0);
 }
 
+// The 16 outputs of row y from x0 on, whichever path they need: the one above when it can,
+// else pixel by pixel (the top and bottom rows, the right tail).
+inline void sobel_16_outputs(__global const uchar* luminance, int width, int height,
+                             int row_pitch, int x0, int y, __global char* gradient_x,
+                             __global char* gradient_y)
+{
+    const bool fast = x0 + 16 <= width && y >= 1 && y + 1 < height;
+    if (fast)
+        sobel_16_pixels(luminance, width, row_pitch, x0, y, gradient_x, gradient_y);
+    else
+        sobel_block_with_border(luminance, width, height, row_pitch, x0, y, 1, gradient_x,
+                                gradient_y);
+}
+
 __kernel void sobel_16x1(__global const uchar* restrict luminance, const int width,
                          const int height, const int row_pitch,
                          __global char* restrict gradient_x, __global char* restrict gradient_y)
@@ -119,13 +133,7 @@ __kernel void sobel_16x1(__global const uchar* restrict luminance, const int wid
     const int x0 = get_global_id(0) * 16;
     const int y = get_global_id(1);
     if (x0 >= width || y >= height) return;
-
-    const bool fast = x0 + 16 <= width && y >= 1 && y + 1 < height;
-    if (fast)
-        sobel_16_pixels(luminance, width, row_pitch, x0, y, gradient_x, gradient_y);
-    else
-        sobel_block_with_border(luminance, width, height, row_pitch, x0, y, 1, gradient_x,
-                                gradient_y);
+    sobel_16_outputs(luminance, width, height, row_pitch, x0, y, gradient_x, gradient_y);
 }
 // [Kernel 16x1]
 
@@ -138,13 +146,8 @@ inline void sobel_edge_tile(__global const uchar* luminance, int width, int heig
                             int row_pitch, int x0, int y0, __global char* gradient_x,
                             __global char* gradient_y)
 {
-    for (int y = y0; y < min(y0 + 4, height); ++y) {
-        if (x0 + 16 <= width && y >= 1 && y + 1 < height)
-            sobel_16_pixels(luminance, width, row_pitch, x0, y, gradient_x, gradient_y);
-        else
-            sobel_block_with_border(luminance, width, height, row_pitch, x0, y, 1, gradient_x,
-                                    gradient_y);
-    }
+    for (int y = y0; y < min(y0 + 4, height); ++y)
+        sobel_16_outputs(luminance, width, height, row_pitch, x0, y, gradient_x, gradient_y);
 }
 // [Edge tile]
 

@@ -42,7 +42,8 @@ int main(int argc, char** argv)
 
         // 2. Read the image and turn it into the 8-bit luminance the filter works on.
         sdk::PipelineTimer pipeline;
-        const sdk::Image luminance = sdk::load_luminance(options.input, {options.output}, &pipeline);
+        const sdk::Image luminance =
+            sdk::load_luminance(options.input, {options.output}, &pipeline);
         const std::uint64_t pixels = luminance.pixels.size();
 
         // 3. Pick the device and how images reach it, and build the kernel for the border

@@ -39,7 +39,8 @@ int main(int argc, char** argv)
         sdk::PipelineTimer pipeline;
 
         // 1. Read the image and turn it into the 8-bit luminance the filter works on.
-        const sdk::Image luminance = sdk::load_luminance(options.input, sdk::sobel_output_paths(options), &pipeline);
+        const sdk::Image luminance =
+            sdk::load_luminance(options.input, sdk::sobel_output_paths(options), &pipeline);
         const std::uint64_t pixels = luminance.pixels.size();
 
         // 2. Pick the device, how images reach it, and the kernel: the one asked for, or with

@@ -21,7 +21,8 @@ int main(int argc, char** argv)
         sdk::PipelineTimer pipeline;
 
         // 1. Read the image and turn it into the 8-bit luminance the filter works on.
-        const sdk::Image luminance = sdk::load_luminance(options.input, sdk::sobel_output_paths(options), &pipeline);
+        const sdk::Image luminance =
+            sdk::load_luminance(options.input, sdk::sobel_output_paths(options), &pipeline);
 
         // 2. Pick the device and how images reach it, and build the kernel for the border.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
