@@ -39,12 +39,12 @@ inline int read_pixel_with_border(__global const uchar* image, int width, int he
 
 // [Border float pixel]
 // The same for a float image (the FIR filter reads the luminance as floats).
-inline float read_float_with_border(__global const float* image, int width, int height, int x,
-                                    int y)
+inline float read_float_with_border(__global const float* image, int width, int height,
+                                    int row_pitch, int x, int y)
 {
     const int bx = border_coordinate(x, width);
     const int by = border_coordinate(y, height);
     if (bx < 0 || by < 0) return 0.0f;
-    return image[by * width + bx];
+    return image[by * row_pitch + bx];
 }
 // [Border float pixel]

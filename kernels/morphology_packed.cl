@@ -214,19 +214,15 @@ inline uint dilate_word(__global const uint* packed, int words_per_row, int word
 // [Dilate word]
 
 // [Morphology kernels]
-// One work-item per 32-bit word. Erosion by a symmetric element is the complement of the
-// dilation of the complement, so erode runs the same code on flipped words (complement = all
-// ones) and flips the result back. Outside the region the complement reads as 0, which is the
-// original's foreground: dilation sees background beyond the edges, erosion foreground, and
-// neither invents nor removes pixels at the edge. Words outside the region are copied.
+// Erosion by a symmetric element is the complement of the dilation of the complement, so erode
+// runs the same code on flipped words (complement = all ones) and flips the result back. Outside
+// the region the complement reads as 0, which is the original's foreground: dilation sees
+// background beyond the edges, erosion foreground, and neither invents nor removes pixels at the
+// edge. Words outside the region are copied.
 inline void morphology_word(__global const uint* restrict source,
-                            __global uint* restrict destination, int words_per_row, int height,
-                            Region region, uint complement)
+                            __global uint* restrict destination, int words_per_row, int word,
+                            int y, Region region, uint complement)
 {
-    const int word = get_global_id(0);
-    const int y = get_global_id(1);
-    if (word >= words_per_row || y >= height) return;
-
     const int index = y * words_per_row + word;
     const bool region_row = y >= region.top && y < region.bottom;
     const uint inside = region_row ? region_columns(word, region) : 0;
@@ -240,12 +236,67 @@ inline void morphology_word(__global const uint* restrict source,
     destination[index] = to_memory_order((result & inside) | (original & ~inside));
 }
 
+// Each work-item takes one word in each of ROWS_PER_ITEM consecutive rows. Output rows y and y+1
+// share all but one of their input rows, so a column of outputs loads each input row once,
+// spreads it sideways once per reach, and ORs the spreads together per output row. One word per
+// work-item loaded every input row once per output row it feeds (three times for the square):
+// on the H100 (16384x16384) a 3x3 dilation ran at 39% of copy bandwidth that way, at 67% with
+// 4 rows per work-item (2, 8 and 16 rows: 61%, 62%, 54%).
+#define ROWS_PER_ITEM 4
+
+// A column wholly inside the region, away from its edges: no masks, no border tests.
+inline void dilate_interior_column(__global const uint* restrict source,
+                                   __global uint* restrict destination, int words_per_row,
+                                   int word, int y0, uint complement)
+{
+    // spread[r][reach]: input row y0 - RADIUS + r, spread sideways by `reach` pixels.
+    uint spread[ROWS_PER_ITEM + 2 * RADIUS][RADIUS + 1];
+    const __global uint* row = source + (y0 - RADIUS) * words_per_row + word;
+#pragma unroll
+    for (int r = 0; r < ROWS_PER_ITEM + 2 * RADIUS; ++r) {
+        const uint left = to_pixel_order(row[-1]) ^ complement;
+        const uint centre = to_pixel_order(row[0]) ^ complement;
+        const uint right = to_pixel_order(row[1]) ^ complement;
+#pragma unroll
+        for (int reach = 0; reach <= RADIUS; ++reach)
+            spread[r][reach] = horizontal_dilation(left, centre, right, reach);
+        row += words_per_row;
+    }
+#pragma unroll
+    for (int i = 0; i < ROWS_PER_ITEM; ++i) {
+        uint dilated = 0;
+#pragma unroll
+        for (int dy = -RADIUS; dy <= RADIUS; ++dy)
+            dilated |= spread[i + RADIUS + dy][REACH(dy)];
+        destination[(y0 + i) * words_per_row + word] = to_memory_order(dilated ^ complement);
+    }
+}
+
+inline void morphology_column(__global const uint* restrict source,
+                              __global uint* restrict destination, int words_per_row, int height,
+                              Region region, uint complement)
+{
+    const int word = get_global_id(0);
+    const int y0 = get_global_id(1) * ROWS_PER_ITEM;
+    if (word >= words_per_row || y0 >= height) return;
+
+    const bool interior = y0 - RADIUS >= region.top &&
+                          y0 + ROWS_PER_ITEM + RADIUS <= region.bottom &&
+                          (word - 1) * 32 >= region.left && (word + 2) * 32 <= region.right;
+    if (interior) {
+        dilate_interior_column(source, destination, words_per_row, word, y0, complement);
+        return;
+    }
+    for (int y = y0; y < min(y0 + ROWS_PER_ITEM, height); ++y)
+        morphology_word(source, destination, words_per_row, word, y, region, complement);
+}
+
 __kernel void dilate(__global const uint* restrict source, __global uint* restrict destination,
                      const int words_per_row, const int height, const int left, const int top,
                      const int right, const int bottom)
 {
     const Region region = {left, top, right, bottom};
-    morphology_word(source, destination, words_per_row, height, region, 0u);
+    morphology_column(source, destination, words_per_row, height, region, 0u);
 }
 
 __kernel void erode(__global const uint* restrict source, __global uint* restrict destination,
@@ -253,7 +304,7 @@ __kernel void erode(__global const uint* restrict source, __global uint* restric
                     const int right, const int bottom)
 {
     const Region region = {left, top, right, bottom};
-    morphology_word(source, destination, words_per_row, height, region, 0xFFFFFFFFu);
+    morphology_column(source, destination, words_per_row, height, region, 0xFFFFFFFFu);
 }
 // [Morphology kernels]
 

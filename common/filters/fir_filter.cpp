@@ -1,6 +1,7 @@
 #include "fir_filter.hpp"
 
 #include "../cl_error.hpp"
+#include "../pitched_image.hpp"
 #include "../program.hpp"
 
 #include <climits>
@@ -33,9 +34,9 @@ void FirFilter::set_coefficients(const FirCoefficients& coefficients)
         return cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
     };
     while_doing("setting the FIR weights", [&] {
-        kernel_.setArg(3, row(0));
-        kernel_.setArg(4, row(1));
-        kernel_.setArg(5, row(2));
+        kernel_.setArg(4, row(0));
+        kernel_.setArg(5, row(1));
+        kernel_.setArg(6, row(2));
     });
     // [Weights]
 }
@@ -45,11 +46,16 @@ void FirFilter::upload(const Image& luminance)
     if (luminance.channels != 1)
         throw std::invalid_argument("the FIR filter takes an 8-bit luminance image");
     // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
-    if (luminance.width * luminance.height > static_cast<std::size_t>(INT_MAX))
+    // Device rows are padded to 64 bytes, as Sobel's are, so that each work-item's float4 is an
+    // aligned load; the padded rows are what the kernel indexes.
+    const std::size_t row_bytes = luminance.width * sizeof(cl_float);
+    const std::size_t row_pitch_bytes = pitch_for(row_bytes);
+    if (row_pitch_bytes / sizeof(cl_float) * luminance.height > static_cast<std::size_t>(INT_MAX))
         throw std::runtime_error("image of " + std::to_string(luminance.width) + "x" +
                                  std::to_string(luminance.height) +
                                  " pixels is too large: the kernels address at most 2^31-1 pixels");
-    const std::size_t bytes = luminance.pixels.size() * sizeof(cl_float);
+    row_pitch_bytes_ = row_pitch_bytes;
+    const std::size_t bytes = row_pitch_bytes_ * luminance.height;
     check_fits_device(cl_, bytes,
                       "an image of " + std::to_string(luminance.width) + "x" +
                           std::to_string(luminance.height) + " floats");
@@ -65,8 +71,7 @@ void FirFilter::upload(const Image& luminance)
 
     luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
     output_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the output");
-    const std::size_t row_bytes = width_ * sizeof(cl_float);
-    upload_rows(cl_, memory_, luminance_, values.data(), row_bytes, height_, row_bytes,
+    upload_rows(cl_, memory_, luminance_, values.data(), row_bytes, height_, row_pitch_bytes_,
                 "the luminance");
 
     // [Work size]
@@ -79,7 +84,8 @@ void FirFilter::upload(const Image& luminance)
         kernel_.setArg(0, luminance_);
         kernel_.setArg(1, static_cast<cl_int>(width_));
         kernel_.setArg(2, static_cast<cl_int>(height_));
-        kernel_.setArg(6, output_);
+        kernel_.setArg(3, static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)));
+        kernel_.setArg(7, output_);
     });
 }
 
@@ -87,7 +93,7 @@ void FirFilter::fill_output(float value)
 {
     while_doing("filling the output buffer", [&] {
         const cl_float pattern = value;
-        cl_.queue.enqueueFillBuffer(output_, pattern, 0, pixel_count() * sizeof(cl_float));
+        cl_.queue.enqueueFillBuffer(output_, pattern, 0, row_pitch_bytes_ * height_);
     });
 }
 
@@ -105,7 +111,8 @@ std::vector<float> FirFilter::download()
 {
     std::vector<float> output(pixel_count());
     const std::size_t row_bytes = width_ * sizeof(cl_float);
-    download_rows(cl_, memory_, output_, output.data(), row_bytes, height_, row_bytes, "the output");
+    download_rows(cl_, memory_, output_, output.data(), row_bytes, height_, row_pitch_bytes_,
+                  "the output");
     return output;
 }
 

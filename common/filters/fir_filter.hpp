@@ -49,6 +49,7 @@ private:
     LaunchSize launch_;
     std::size_t width_ = 0;
     std::size_t height_ = 0;
+    std::size_t row_pitch_bytes_ = 0;  // device rows start this far apart (a multiple of 64)
 };
 
 }  // namespace sdk
