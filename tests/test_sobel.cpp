@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <tuple>
+#include <utility>
 
 namespace sdk {
 namespace {
@@ -152,6 +153,26 @@ TEST(SobelKernels, KnownAnswerOnTheDevice)
             << variant_name(variant);
         EXPECT_EQ(gradients.dy, (std::vector<std::int8_t>{0, 0, 0, 0, -30, 0, 0, 0, 0}))
             << variant_name(variant);
+    }
+}
+
+// The tuner uploads once and then tries each shape: a shape set after the upload must be the
+// one that runs, and give the same answer.
+TEST(SobelFilter, WorkGroupSetAfterUploadAppliesToTheNextRun)
+{
+    SobelFilter filter(test_context(), SobelVariant::packed_16x4, Border::replicate);
+    const Image image = test_image(200, 37, 11);
+    const SobelGradients expected = sobel_reference(image, Border::replicate);
+    filter.upload(image);
+    for (const auto& [x, y] : {std::pair<std::size_t, std::size_t>{32, 1}, {4, 2}}) {
+        filter.set_work_group(x, y);
+        EXPECT_EQ(filter.launch_size().local[0], x);
+        EXPECT_EQ(filter.launch_size().local[1], y);
+        filter.fill_outputs(poisons[0]);
+        filter.run();
+        const SobelGradients actual = filter.download();
+        EXPECT_EQ(actual.dx, expected.dx) << x << "x" << y;
+        EXPECT_EQ(actual.dy, expected.dy) << x << "x" << y;
     }
 }
 

@@ -81,6 +81,18 @@ void SobelFilter::set_work_group(std::size_t x, std::size_t y)
 {
     work_group_x_ = x;
     work_group_y_ = y;
+    if (width_ > 0) size_launch();
+}
+
+void SobelFilter::size_launch()
+{
+    // [Work size]
+    // One work-item per tile of outputs; the edge blocks of the image are partial tiles.
+    const Tile tile = tile_of(variant_);
+    launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, tile.width),
+                             divide_round_up(height_, tile.height), work_group_x_,
+                             work_group_y_);
+    // [Work size]
 }
 
 void SobelFilter::upload(const Image& luminance)
@@ -105,14 +117,7 @@ void SobelFilter::upload(const Image& luminance)
     magnitude_ = cl::Buffer();  // sized for the previous image, if any
     upload_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_, height_, row_pitch_,
                 "the luminance");
-
-    // [Work size]
-    // One work-item per tile of outputs; the edge blocks of the image are partial tiles.
-    const Tile tile = tile_of(variant_);
-    launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, tile.width),
-                             divide_round_up(height_, tile.height), work_group_x_,
-                             work_group_y_);
-    // [Work size]
+    size_launch();
 
     while_doing("setting the Sobel kernel's arguments", [&] {
         kernel_.setArg(0, luminance_);

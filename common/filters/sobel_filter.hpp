@@ -47,7 +47,7 @@ public:
     std::vector<std::uint8_t> download_magnitude();
 
     // The work-group shape to ask for (default 32x8), e.g. from tuning; applies from the next
-    // upload.
+    // run, so one upload serves every shape tried.
     void set_work_group(std::size_t x, std::size_t y);
 
     const LaunchSize& launch_size() const { return launch_; }
@@ -57,6 +57,9 @@ public:
     std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
 
 private:
+    // The NDRange for the uploaded image's size and the requested work-group shape.
+    void size_launch();
+
     OpenClContext cl_;
     SobelVariant variant_;
     MemoryMode memory_;

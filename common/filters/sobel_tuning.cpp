@@ -141,9 +141,9 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border)
     for (const auto variant : candidate_variants()) {
         if (variant == SobelVariant::packed_16x4 && !little_endian) continue;
         SobelFilter filter(cl, variant, border);
+        filter.upload(image);
         for (const auto& [x, y] : candidate_groups()) {
             filter.set_work_group(x, y);
-            filter.upload(image);
             const double ms = time_kernel(5, [&] { return filter.run(); }).median;
             if (best.median_ms < 0 || ms < best.median_ms) {
                 // The kernel may shrink a shape the device cannot run; keep what really ran.
