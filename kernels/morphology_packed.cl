@@ -250,7 +250,8 @@ inline void morphology_word(__global const uint* restrict source,
 // work-item loaded every input row once per output row it feeds (three times for the square):
 // on the H100 (16384x16384) a 3x3 dilation ran at 39% of copy bandwidth that way, at 67% with
 // 4 rows per work-item (2, 8 and 16 rows: 61%, 62%, 54%). ROWS_PER_ITEM comes from the host as
-// a build option (common/filters/morphology_filter.cpp), which sizes the launch by it.
+// a build option (common/filters/morphology_filter.cpp: 4 for the square, 3 for the diamond),
+// which sizes the launch by it.
 #ifndef ROWS_PER_ITEM
 #error "build with -DROWS_PER_ITEM=n (common/filters/morphology_filter.cpp passes it)"
 #endif
