@@ -276,7 +276,8 @@ inline void dilate_interior_column(__global const uint* restrict source,
         spread[r][0] = centre;
 #pragma unroll
         for (int reach = 1; reach <= RADIUS; ++reach)
-            spread[r][reach] = spread[r][reach - 1] | pixels_at_distance(left, centre, right, reach);
+            spread[r][reach] =
+                spread[r][reach - 1] | pixels_at_distance(left, centre, right, reach);
         row += words_per_row;
     }
 #pragma unroll
