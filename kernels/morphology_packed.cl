@@ -210,13 +210,20 @@ inline uint dilate_edge_word(__global const uint* packed, int words_per_row, int
     return dilated;
 }
 
+// Whether every word the dilation of word `word` in rows first_row .. last_row reads (the words
+// either side, RADIUS rows above and below) lies wholly inside the region.
+inline bool neighbourhood_in_region(int word, int first_row, int last_row, Region region)
+{
+    return first_row - RADIUS >= region.top && last_row + RADIUS < region.bottom &&
+           (word - 1) * 32 >= region.left && (word + 2) * 32 <= region.right;
+}
+
 // One branch per work-item, not one per load: with the test inside the row loop (as a first
 // version had it) the dilation took about three times as long on PoCL.
 inline uint dilate_word(__global const uint* packed, int words_per_row, int word, int y,
                         Region region, uint complement)
 {
-    const bool interior = y - RADIUS >= region.top && y + RADIUS < region.bottom &&
-                          (word - 1) * 32 >= region.left && (word + 2) * 32 <= region.right;
+    const bool interior = neighbourhood_in_region(word, y, y, region);
     return interior ? dilate_interior_word(packed, words_per_row, word, y, complement)
                     : dilate_edge_word(packed, words_per_row, word, y, region, complement);
 }
@@ -299,10 +306,7 @@ inline void morphology_column(__global const uint* restrict source,
     const int y0 = get_global_id(1) * ROWS_PER_ITEM;
     if (word >= words_per_row || y0 >= height) return;
 
-    const bool interior = y0 - RADIUS >= region.top &&
-                          y0 + ROWS_PER_ITEM + RADIUS <= region.bottom &&
-                          (word - 1) * 32 >= region.left && (word + 2) * 32 <= region.right;
-    if (interior) {
+    if (neighbourhood_in_region(word, y0, y0 + ROWS_PER_ITEM - 1, region)) {
         dilate_interior_column(source, destination, words_per_row, word, y0, complement);
         return;
     }

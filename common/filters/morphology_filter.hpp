@@ -69,7 +69,8 @@ public:
     std::uint64_t packed_bytes() const { return std::uint64_t{row_pitch()} * height_; }
 
 private:
-    // rows_per_item: rows of words each work-item takes (the dilate and erode kernels take 4).
+    // rows_per_item: rows of words each work-item takes (dilate and erode: more than 1,
+    // see rows_per_dilation_item in the .cpp).
     cl::Event launch(cl::Kernel& kernel, const std::string& what, std::size_t rows_per_item = 1);
     void release_buffers();
     PackedBitmap download_packed(const cl::Buffer& buffer, const std::string& what);
