@@ -9,15 +9,15 @@
 // Counters: median_ms (median iteration), Mpix/s, GB/s of the bytes the kernel must move (each
 // input read once, each output written once) and copy_fraction, that over copy_bandwidth's GB/s.
 #include "bench_support.hpp"
-#include "common/cl_error.hpp"
-#include "common/cli.hpp"
-#include "common/filters/fir_filter.hpp"
-#include "common/filters/morphology_filter.hpp"
-#include "common/filters/sobel_filter.hpp"
-#include "common/filters/sobel_tuning.hpp"
-#include "common/pitched_image.hpp"
-#include "common/profiling.hpp"
-#include "common/program.hpp"
+#include "runtime/errors.hpp"
+#include "app/cli.hpp"
+#include "filters/fir/fir_filter.hpp"
+#include "filters/morphology/morphology_filter.hpp"
+#include "filters/sobel/sobel_filter.hpp"
+#include "filters/sobel/sobel_tuning.hpp"
+#include "runtime/pitched_image.hpp"
+#include "runtime/profiling.hpp"
+#include "runtime/program.hpp"
 #ifdef SDK_BENCH_OPENCV
 #include "opencv_baselines.hpp"
 #endif
@@ -343,7 +343,7 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         const std::uint64_t pixels = size.pixels();
         const std::uint64_t packed =
             divide_round_up(size.width, 32) * 4 * std::uint64_t{size.height};
-        // Sobel's device images have rows padded to 64 bytes (common/pitched_image.hpp).
+        // Sobel's device images have rows padded to 64 bytes (runtime/pitched_image.hpp).
         const std::uint64_t pitched = std::uint64_t{pitch_for(size.width)} * size.height;
         const DeviceNeeds sobel_needs{pitched, 3 * pitched};
         const DeviceNeeds fir_needs{4 * pixels, 8 * pixels};

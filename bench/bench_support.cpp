@@ -1,9 +1,9 @@
 #include "bench_support.hpp"
 
-#include "common/bmp.hpp"
-#include "common/cli.hpp"
-#include "common/luminance.hpp"
-#include "common/profiling.hpp"
+#include "imageio/bmp.hpp"
+#include "app/cli.hpp"
+#include "imageio/luminance.hpp"
+#include "runtime/profiling.hpp"
 
 #include <algorithm>
 #include <cstring>

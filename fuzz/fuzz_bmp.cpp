@@ -4,8 +4,8 @@
 // Anything else (a sanitizer report, another exception escaping, a broken invariant) is a bug.
 // Built twice: with -fsanitize=fuzzer by fuzz/CMakeLists.txt, and with replay_main.cpp as the
 // plain fuzz_bmp_replay test that replays fuzz/regressions/ in the main build.
-#include "common/bmp.hpp"
-#include "common/luminance.hpp"
+#include "imageio/bmp.hpp"
+#include "imageio/luminance.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,11 +1,11 @@
 // Writes the fuzzer's seed corpus: small valid BMP files in every layout decode_bmp supports,
-// built with the tests' independent writer (tests/bmp_builder.hpp) so the seeds do not share the
+// built with the tests' independent writer (tests/imageio/bmp_builder.hpp) so the seeds do not share the
 // SDK encoder's assumptions. Each seed is decoded before it is written: a seed the reader rejects
 // would only waste the fuzzer's time on the error paths it reaches anyway.
 // Usage: make_seed_corpus FOLDER (created if missing; existing files of the same name replaced).
-#include "common/bmp.hpp"
-#include "common/file_io.hpp"
-#include "tests/bmp_builder.hpp"
+#include "imageio/bmp.hpp"
+#include "imageio/file_io.hpp"
+#include "tests/imageio/bmp_builder.hpp"
 
 #include <array>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // (fuzz/regressions/) is rerun by the ordinary test suite with any compiler.
 // Usage: fuzz_bmp_replay FOLDER_OR_FILE...; exit 0 when every input passes, 2 on a usage error.
 // A failing input aborts the process (as under libFuzzer); the line printed before names it.
-#include "common/file_io.hpp"
+#include "imageio/file_io.hpp"
 
 #include <algorithm>
 #include <cstddef>

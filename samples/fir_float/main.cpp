@@ -1,14 +1,14 @@
 // A 3x3 FIR filter in floating point, the Arm Mali SDK tutorial's: each work-item computes 4
 // outputs along a row with float4 vectors, two overlapping loads per input row. Any weights
 // (--coefficients, --divisor) run on the one built kernel, which is in fir_float.cl.
-#include "common/bmp.hpp"
-#include "common/pipeline_timer.hpp"
-#include "common/cli.hpp"
-#include "common/filters/fir_filter.hpp"
-#include "common/npy.hpp"
-#include "common/reference/fir_reference.hpp"
-#include "common/sample_io.hpp"
-#include "common/timing.hpp"
+#include "imageio/bmp.hpp"
+#include "runtime/pipeline_timer.hpp"
+#include "app/cli.hpp"
+#include "filters/fir/fir_filter.hpp"
+#include "imageio/npy.hpp"
+#include "filters/fir/fir_reference.hpp"
+#include "app/sample_io.hpp"
+#include "app/timing.hpp"
 
 #include <chrono>
 #include <iostream>

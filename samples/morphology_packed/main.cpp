@@ -4,9 +4,11 @@
 // square or the blog's 13-pixel diamond (which joins pixels one diagonal step apart), unpacked
 // for display, and every step is timed from its event, as the blog's table does.
 // The kernels are in morphology_packed.cl.
-#include "common/cli.hpp"
-#include "common/filters/morphology_filter.hpp"
-#include "common/sample_io.hpp"
+#include "app/cli.hpp"
+#include "app/roi_option.hpp"
+#include "filters/morphology/morphology_filter.hpp"
+#include "filters/morphology/morphology_outputs.hpp"
+#include "app/sample_io.hpp"
 
 #include <iomanip>
 #include <iostream>
@@ -99,7 +101,7 @@ int main(int argc, char** argv)
             result.packed_input = morphology.download_packed_input();
             result.packed_output = morphology.download_packed_result();
         }
-        sdk::write_morphology_outputs(options, luminance, result);
+        sdk::write_morphology_outputs(options.output, options.save_raw, luminance, result);
         log << "Wrote " << options.output.string()
             << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";
         if (options.verify)

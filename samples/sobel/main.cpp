@@ -2,13 +2,13 @@
 // Arm Mali SDK tutorial's design) or a 16x4 block that loads each input row once and reuses it
 // for three output rows (the Qualcomm Adreno post's data-reuse step).
 // The kernels are in sobel.cl; the naive one-pixel-per-work-item version is ../sobel_no_vectors.
-#include "common/cli.hpp"
-#include "common/filters/sobel_filter.hpp"
-#include "common/filters/sobel_outputs.hpp"
-#include "common/filters/sobel_tuning.hpp"
-#include "common/pipeline_timer.hpp"
-#include "common/sample_io.hpp"
-#include "common/timing.hpp"
+#include "app/cli.hpp"
+#include "filters/sobel/sobel_filter.hpp"
+#include "filters/sobel/sobel_outputs.hpp"
+#include "filters/sobel/sobel_tuning.hpp"
+#include "runtime/pipeline_timer.hpp"
+#include "app/sample_io.hpp"
+#include "app/timing.hpp"
 
 #include <tuple>
 #include <iostream>
@@ -40,7 +40,7 @@ int main(int argc, char** argv)
 
         // 1. Read the image and turn it into the 8-bit luminance the filter works on.
         const sdk::Image luminance =
-            sdk::load_luminance(options.input, sdk::sobel_output_paths(options), &pipeline);
+            sdk::load_luminance(options.input, sdk::sobel_output_paths(options.output), &pipeline);
         const std::uint64_t pixels = luminance.pixels.size();
 
         // 2. Pick the device, how images reach it, and the kernel: the one asked for, or with
@@ -92,7 +92,7 @@ int main(int argc, char** argv)
 
         // 7. Write the images (and raw arrays), then check them against the C++ reference,
         //    which also times the "C code running on a CPU" the seeds compare with.
-        sdk::write_sobel_outputs(options, luminance, run.gradients, magnitude);
+        sdk::write_sobel_outputs(options.output, options.save_raw, luminance, run.gradients, magnitude);
         log << "Wrote " << options.output.string() << " and its -dX, -dY images\n";
         if (options.verify) {
             const double reference_ms =

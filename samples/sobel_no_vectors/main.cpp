@@ -1,12 +1,12 @@
 // Sobel edge detection, naive: one work-item per output pixel and nine scalar byte loads.
 // Compare its timings with ../sobel (16 outputs per work-item with vector loads): the gap is what
 // vectorisation buys on your device. The kernel is in sobel_no_vectors.cl.
-#include "common/cli.hpp"
-#include "common/filters/sobel_filter.hpp"
-#include "common/filters/sobel_outputs.hpp"
-#include "common/pipeline_timer.hpp"
-#include "common/sample_io.hpp"
-#include "common/timing.hpp"
+#include "app/cli.hpp"
+#include "filters/sobel/sobel_filter.hpp"
+#include "filters/sobel/sobel_outputs.hpp"
+#include "runtime/pipeline_timer.hpp"
+#include "app/sample_io.hpp"
+#include "app/timing.hpp"
 
 #include <iostream>
 
@@ -22,7 +22,7 @@ int main(int argc, char** argv)
 
         // 1. Read the image and turn it into the 8-bit luminance the filter works on.
         const sdk::Image luminance =
-            sdk::load_luminance(options.input, sdk::sobel_output_paths(options), &pipeline);
+            sdk::load_luminance(options.input, sdk::sobel_output_paths(options.output), &pipeline);
 
         // 2. Pick the device and how images reach it, and build the kernel for the border.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
@@ -48,7 +48,7 @@ int main(int argc, char** argv)
         }
 
         // 5. Write the images (and raw arrays), then check them against the C++ reference.
-        sdk::write_sobel_outputs(options, luminance, run.gradients, magnitude);
+        sdk::write_sobel_outputs(options.output, options.save_raw, luminance, run.gradients, magnitude);
         log << "Wrote " << options.output.string() << " and its -dX, -dY images\n";
         if (options.verify) {
             const double reference_ms =

@@ -1,0 +1,132 @@
+#include "app/cli.hpp"
+
+#include "imageio/bmp.hpp"
+#include "runtime/errors.hpp"
+#include "imageio/file_io.hpp"
+#include "runtime/program.hpp"
+
+#include <cctype>
+#include <iostream>
+
+namespace sdk {
+
+std::filesystem::path default_input_image()
+{
+    return executable_directory() / "assets" / "input.bmp";
+}
+
+void add_common_options(CLI::App& app, CommonOptions& options)
+{
+    options.input = default_input_image();
+    app.add_option("-p,--platform", options.device.platform, "OpenCL platform index");
+    app.add_option("-d,--device", options.device.device, "OpenCL device index within the platform");
+    app.add_option("-t,--type", options.device.type,
+                   "device type (default: the first GPU, else the first device)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, DeviceType>{{"cpu", DeviceType::cpu},
+                                              {"gpu", DeviceType::gpu},
+                                              {"accelerator", DeviceType::accelerator},
+                                              {"all", DeviceType::all}},
+            CLI::ignore_case));
+    app.add_flag("--list-devices", options.list_devices, "list OpenCL platforms and devices, then exit");
+    app.add_option("-i,--input", options.input, "input BMP image (default: the bundled photograph)")
+        ->capture_default_str();
+    app.add_option("-o,--output", options.output, "output BMP image")->capture_default_str();
+    app.add_option("--save-raw", options.save_raw,
+                   "also write raw results as NumPy .npy files into this folder");
+    app.add_option("--border", options.border, "pixels outside the image")
+        ->transform(CLI::CheckedTransformer(border_names(), CLI::ignore_case))
+        ->default_str("replicate");
+    app.add_option("--memory", options.memory,
+                   "how images reach the device: map (mapped host-visible buffers), copy "
+                   "(explicit writes and reads), auto (map where memory is shared)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, MemoryMode>{{"auto", MemoryMode::automatic},
+                                              {"map", MemoryMode::map},
+                                              {"copy", MemoryMode::copy}},
+            CLI::ignore_case))
+        ->default_str("auto");
+    app.add_flag("--verify", options.verify, "compare the device's output with the C++ reference");
+    app.add_flag("-q,--quiet", options.quiet, "print nothing but errors");
+    app.add_option("-n,--iterations", options.iterations,
+                   "time the kernel this many times after a warm-up; report median, min, max")
+        ->check(CLI::Range(1u, 100000u));
+}
+
+namespace {
+bool parse_shape(const std::string& text, std::size_t& x, std::size_t& y)
+{
+    const auto separator = text.find('x');
+    if (separator == std::string::npos || separator == 0 || separator + 1 == text.size())
+        return false;
+    try {
+        std::size_t used_x = 0, used_y = 0;
+        const std::string width = text.substr(0, separator), height = text.substr(separator + 1);
+        x = std::stoul(width, &used_x);
+        y = std::stoul(height, &used_y);
+        return used_x == width.size() && used_y == height.size() && isdigit(width[0]) &&
+               isdigit(height[0]) && x > 0 && y > 0 && x <= 4096 && y <= 4096;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+}  // namespace
+
+CLI::Validator work_group_validator()
+{
+    return CLI::Validator(
+        [](std::string& text) {
+            std::size_t x = 0, y = 0;
+            return parse_shape(text, x, y) ? std::string() : "expected WxH, e.g. 32x8";
+        },
+        "WxH");
+}
+
+std::pair<std::size_t, std::size_t> parse_work_group(const std::string& text)
+{
+    std::size_t x = 0, y = 0;
+    if (!parse_shape(text, x, y))
+        throw UsageError("work-group shape '" + text + "': expected WxH, e.g. 32x8");
+    return {x, y};
+}
+
+int run_sample(CLI::App& app, int argc, char** argv, const CommonOptions& options,
+               const std::function<void()>& body)
+{
+    const std::string name = app.get_name().empty() ? "sample" : app.get_name();
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::ParseError& error) {
+        std::cerr << name << ": " << error.what() << " (try --help)\n";
+        return 2;
+    }
+    try {
+        if (options.list_devices) {
+            list_devices(std::cout);
+            return 0;
+        }
+        body();
+        return 0;
+    } catch (const UsageError& error) {
+        std::cerr << name << ": " << error.what() << " (try --help)\n";
+        return 2;
+    } catch (const BuildError& error) {
+        std::cerr << error.log() << "\n" << name << ": " << error.what() << "\n";
+        return 1;
+    } catch (const std::exception& error) {
+        std::cerr << name << ": " << error.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace sdk
+
+namespace sdk {
+std::ostream& null_stream()
+{
+    static std::ostream discard(nullptr);
+    return discard;
+}
+}  // namespace sdk

@@ -1,0 +1,119 @@
+#include "filters/fir/fir_filter.hpp"
+
+#include "runtime/errors.hpp"
+#include "runtime/pitched_image.hpp"
+#include "runtime/program.hpp"
+
+#include <climits>
+#include <stdexcept>
+
+namespace sdk {
+
+namespace {
+
+// Outputs per work-item along a row: one float4.
+constexpr std::size_t kOutputsPerItem = 4;
+
+}  // namespace
+
+FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficients& coefficients,
+                     MemoryMode memory)
+    : cl_(cl), memory_(memory == MemoryMode::map ? memory : MemoryMode::copy)
+{
+    program_ = build_program(cl_, {"border.cl", "fir_float.cl"}, border_build_option(border));
+    while_doing("creating kernel fir_float", [&] { kernel_ = cl::Kernel(program_, "fir_float"); });
+    set_coefficients(coefficients);
+}
+
+void FirFilter::set_coefficients(const FirCoefficients& coefficients)
+{
+    // [Weights]
+    // One float4 per window row (.s3 unused), rounded to float once here.
+    const std::array<float, 9> weights = coefficients.float_weights();
+    const auto row = [&](std::size_t r) {
+        return cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
+    };
+    while_doing("setting the FIR weights", [&] {
+        kernel_.setArg(4, row(0));
+        kernel_.setArg(5, row(1));
+        kernel_.setArg(6, row(2));
+    });
+    // [Weights]
+}
+
+void FirFilter::upload(const Image& luminance)
+{
+    if (luminance.channels != 1)
+        throw std::invalid_argument("the FIR filter takes an 8-bit luminance image");
+    // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
+    // Device rows are padded to 64 bytes, as Sobel's are, so that each work-item's float4 is an
+    // aligned load; the padded rows are what the kernel indexes.
+    const std::size_t row_bytes = luminance.width * sizeof(cl_float);
+    const std::size_t row_pitch_bytes = pitch_for(row_bytes);
+    if (row_pitch_bytes / sizeof(cl_float) * luminance.height > static_cast<std::size_t>(INT_MAX))
+        throw std::runtime_error("image of " + std::to_string(luminance.width) + "x" +
+                                 std::to_string(luminance.height) +
+                                 " pixels is too large: the kernels address at most 2^31-1 pixels");
+    row_pitch_bytes_ = row_pitch_bytes;
+    const std::size_t bytes = row_pitch_bytes_ * luminance.height;
+    check_fits_device(cl_, bytes,
+                      "an image of " + std::to_string(luminance.width) + "x" +
+                          std::to_string(luminance.height) + " floats");
+    width_ = luminance.width;
+    height_ = luminance.height;
+
+    // [Upload floats]
+    // Converted to float here, not on the device: the kernel then is the tutorial's float
+    // technique and nothing else, and its float input is what a chain of float filters passes
+    // between stages. The price is four bytes uploaded per pixel instead of one.
+    const std::vector<float> values(luminance.pixels.begin(), luminance.pixels.end());
+    // [Upload floats]
+
+    luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
+    output_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the output");
+    upload_rows(cl_, memory_, luminance_, values.data(), row_bytes, height_, row_pitch_bytes_,
+                "the luminance");
+
+    // [Work size]
+    // One work-item per 4 outputs of a row; the last of each row may be a partial group.
+    launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, kOutputsPerItem),
+                             height_);
+    // [Work size]
+
+    while_doing("setting the FIR kernel's arguments", [&] {
+        kernel_.setArg(0, luminance_);
+        kernel_.setArg(1, static_cast<cl_int>(width_));
+        kernel_.setArg(2, static_cast<cl_int>(height_));
+        kernel_.setArg(3, static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)));
+        kernel_.setArg(7, output_);
+    });
+}
+
+void FirFilter::fill_output(float value)
+{
+    while_doing("filling the output buffer", [&] {
+        const cl_float pattern = value;
+        cl_.queue.enqueueFillBuffer(output_, pattern, 0, row_pitch_bytes_ * height_);
+    });
+}
+
+cl::Event FirFilter::run()
+{
+    cl::Event event;
+    while_doing("running kernel fir_float", [&] {
+        cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch_.global, launch_.local,
+                                       nullptr, &event);
+    });
+    return event;
+}
+
+std::vector<float> FirFilter::download()
+{
+    std::vector<float> output(pixel_count());
+    const std::size_t row_bytes = width_ * sizeof(cl_float);
+    download_rows(cl_, memory_, output_, output.data(), row_bytes, height_, row_pitch_bytes_,
+                  "the output");
+    return output;
+}
+
+}  // namespace sdk

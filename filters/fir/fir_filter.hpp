@@ -1,0 +1,55 @@
+#pragma once
+#include "filters/border.hpp"
+#include "runtime/device.hpp"
+#include "runtime/transfers.hpp"
+#include "imageio/image.hpp"
+#include "runtime/work_size.hpp"
+#include "filters/fir/fir_coefficients.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace sdk {
+
+// Runs the fir_float kernel (filters/fir/fir_float.cl) on the device: build once for a border, then
+// set any coefficients, upload an image, run, read back. The host side of the technique; the
+// sample's main.cpp tells the story around it.
+class FirFilter {
+public:
+    // `memory`: MemoryMode::map or MemoryMode::copy (host_memory.hpp).
+    FirFilter(const OpenClContext& cl, Border border,
+              const FirCoefficients& coefficients = FirCoefficients{},
+              MemoryMode memory = MemoryMode::copy);
+
+    // New weights for the next run; the program is not rebuilt (they are kernel arguments).
+    void set_coefficients(const FirCoefficients& coefficients);
+    // Allocates device buffers for this image size and puts the luminance in as floats; returns
+    // when the data is on the device.
+    void upload(const Image& luminance);
+    // Fills the output with `value` (tests poison it with NaN so that pixels a kernel skips show).
+    void fill_output(float value);
+    // One run of the kernel over the uploaded image; the event times it.
+    cl::Event run();
+
+    // The filtered image, float32, one value per pixel, rows top-down.
+    std::vector<float> download();
+
+    const LaunchSize& launch_size() const { return launch_; }
+    // Bytes the kernel must move: the float image read once and the float output written once.
+    std::uint64_t bytes_moved() const { return 8 * pixel_count(); }
+    std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
+
+private:
+    OpenClContext cl_;
+    MemoryMode memory_;
+    cl::Program program_;
+    cl::Kernel kernel_;
+    cl::Buffer luminance_;
+    cl::Buffer output_;
+    LaunchSize launch_;
+    std::size_t width_ = 0;
+    std::size_t height_ = 0;
+    std::size_t row_pitch_bytes_ = 0;  // device rows start this far apart (a multiple of 64)
+};
+
+}  // namespace sdk

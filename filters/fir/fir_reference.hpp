@@ -1,0 +1,34 @@
+#pragma once
+#include "filters/border.hpp"
+#include "filters/fir/fir_coefficients.hpp"
+#include "imageio/image.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace sdk {
+
+// [FIR contract]
+// The FIR contract, written as plainly as possible; the fir_float kernel is tested against it.
+// On the luminance L as numbers 0..255 (rows top-down), a correlation centred on the pixel:
+//   out[y][x] = sum over j, i in {-1, 0, 1} of weight(j + 1, i + 1) * L[y + j][x + i]
+// so weight row 0 meets the row above and column 0 the pixel on the left. Computed in double;
+// the kernel, in float, must come within kFirTolerance of it.
+// Border::none computes only pixels whose 3x3 window lies inside; the others are 0.
+// [FIR contract]
+std::vector<double> fir_reference(const Image& luminance, const FirCoefficients& coefficients,
+                                  Border border);
+
+// How far the device's float result may be from the reference: nine float products and sums of
+// values up to a few thousand stay within 1e-3.
+constexpr double kFirTolerance = 1e-3;
+
+// The largest |actual - expected|; infinity when the sizes differ or any value is NaN, so a
+// pixel the kernel never wrote (tests poison outputs with NaN) cannot pass.
+double max_abs_difference(const std::vector<float>& actual, const std::vector<double>& expected);
+
+// output.bmp's pixel: clamp(floor(value + 0.5), 0, 255), rounding halves up; NaN gives 0.
+std::uint8_t to_8bit(double value);
+std::vector<std::uint8_t> to_8bit(const std::vector<float>& values);
+
+}  // namespace sdk

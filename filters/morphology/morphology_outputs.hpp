@@ -1,0 +1,34 @@
+#pragma once
+#include "filters/morphology/morphology_reference.hpp"
+#include "imageio/image.hpp"
+#include "imageio/pbm.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <vector>
+
+namespace sdk {
+
+// What a run produces: the output image (255 = foreground) and the packed input and result.
+struct MorphologyResult {
+    std::vector<std::uint8_t> output;
+    PackedBitmap packed_input;
+    PackedBitmap packed_output;
+};
+
+// The files a run writes: output.bmp (foreground white), and with --save-raw input.pbm (the
+// binarised input), output.pbm (the result), P4 with 1 = foreground, and luminance.npy.
+void write_morphology_outputs(const std::filesystem::path& output,
+                              const std::optional<std::filesystem::path>& raw_folder,
+                              const Image& luminance,
+                              const MorphologyResult& result);
+
+// Compares the output with the C++ reference bit for bit: prints a line when equal, throws
+// std::runtime_error("verification failed: ...") when not.
+void verify_morphology(std::ostream& out, const Image& luminance, const Binarisation& binarisation,
+                       MorphologyOperation operation, MorphologyShape shape, const Roi& roi,
+                       const std::vector<std::uint8_t>& output);
+
+}  // namespace sdk

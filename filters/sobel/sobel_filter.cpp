@@ -1,0 +1,193 @@
+#include "filters/sobel/sobel_filter.hpp"
+
+#include "runtime/errors.hpp"
+#include "runtime/pitched_image.hpp"
+#include "runtime/program.hpp"
+
+#include <climits>
+#include <stdexcept>
+
+namespace sdk {
+
+std::string variant_name(SobelVariant variant)
+{
+    switch (variant) {
+    case SobelVariant::no_vectors: return "no_vectors";
+    case SobelVariant::vector_16x1: return "16x1";
+    case SobelVariant::vector_16x4: return "16x4";
+    case SobelVariant::packed_16x4: return "16x4-packed";
+    }
+    return "unknown";
+}
+
+SobelVariant sobel_variant_named(const std::string& name)
+{
+    for (const auto variant : {SobelVariant::no_vectors, SobelVariant::vector_16x1,
+                               SobelVariant::vector_16x4, SobelVariant::packed_16x4})
+        if (variant_name(variant) == name) return variant;
+    throw std::invalid_argument("no Sobel variant called '" + name + "'");
+}
+
+namespace {
+
+// Outputs per work-item along x and y: the work size is the image size divided by these.
+struct Tile {
+    std::size_t width;
+    std::size_t height;
+};
+
+Tile tile_of(SobelVariant variant)
+{
+    switch (variant) {
+    case SobelVariant::no_vectors: return {1, 1};
+    case SobelVariant::vector_16x1: return {16, 1};
+    case SobelVariant::vector_16x4:
+    case SobelVariant::packed_16x4: return {16, 4};
+    }
+    return {1, 1};
+}
+
+const char* kernel_name(SobelVariant variant)
+{
+    switch (variant) {
+    case SobelVariant::no_vectors: return "sobel_no_vectors";
+    case SobelVariant::vector_16x1: return "sobel_16x1";
+    case SobelVariant::vector_16x4: return "sobel_16x4";
+    case SobelVariant::packed_16x4: return "sobel_16x4_packed";
+    }
+    return "";
+}
+
+}  // namespace
+
+SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
+                         MemoryMode memory)
+    : cl_(cl), variant_(variant), memory_(memory == MemoryMode::map ? memory : MemoryMode::copy)
+{
+    const bool vectorised = variant != SobelVariant::no_vectors;
+    if (variant == SobelVariant::packed_16x4 && !cl_.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>())
+        throw std::runtime_error("the 16x4-packed kernel reads pixels as little-endian words; "
+                                 "this device is big-endian: use --variant 16x4");
+    program_ = build_program(
+        cl_, {"border.cl", "sobel_pixel.cl", vectorised ? "sobel.cl" : "sobel_no_vectors.cl"},
+        border_build_option(border));
+    while_doing(std::string("creating kernel ") + kernel_name(variant), [&] {
+        kernel_ = cl::Kernel(program_, kernel_name(variant));
+        if (vectorised) magnitude_kernel_ = cl::Kernel(program_, "sobel_magnitude");
+    });
+}
+
+void SobelFilter::set_work_group(std::size_t x, std::size_t y)
+{
+    work_group_x_ = x;
+    work_group_y_ = y;
+    if (width_ > 0) size_launch();
+}
+
+void SobelFilter::size_launch()
+{
+    // [Work size]
+    // One work-item per tile of outputs; the edge blocks of the image are partial tiles.
+    const Tile tile = tile_of(variant_);
+    launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, tile.width),
+                             divide_round_up(height_, tile.height), work_group_x_,
+                             work_group_y_);
+    // [Work size]
+}
+
+void SobelFilter::upload(const Image& luminance)
+{
+    if (luminance.channels != 1)
+        throw std::invalid_argument("the Sobel filter takes an 8-bit luminance image");
+    width_ = luminance.width;
+    height_ = luminance.height;
+    row_pitch_ = pitch_for(width_);
+    const std::string size = std::to_string(width_) + "x" + std::to_string(height_);
+    // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
+    const std::uint64_t buffer_bytes = std::uint64_t{row_pitch_} * height_;
+    if (buffer_bytes > static_cast<std::uint64_t>(INT_MAX))
+        throw std::runtime_error("image of " + size +
+                                 " pixels is too large: the kernels address at most 2^31-1 bytes");
+    check_fits_device(cl_, buffer_bytes, "an image of " + size);
+
+    const std::size_t bytes = static_cast<std::size_t>(buffer_bytes);
+    luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
+    gradient_x_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dX");
+    gradient_y_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dY");
+    magnitude_ = cl::Buffer();  // sized for the previous image, if any
+    upload_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_, height_, row_pitch_,
+                "the luminance");
+    size_launch();
+
+    while_doing("setting the Sobel kernel's arguments", [&] {
+        kernel_.setArg(0, luminance_);
+        kernel_.setArg(1, static_cast<cl_int>(width_));
+        kernel_.setArg(2, static_cast<cl_int>(height_));
+        kernel_.setArg(3, static_cast<cl_int>(row_pitch_));
+        kernel_.setArg(4, gradient_x_);
+        kernel_.setArg(5, gradient_y_);
+    });
+}
+
+void SobelFilter::fill_outputs(std::uint8_t value)
+{
+    // Written from the host rather than with clEnqueueFillBuffer: under oclgrind 21.10 a filled
+    // buffer's later contents are reported as uninitialised when another kernel reads them.
+    const std::vector<std::uint8_t> poison(row_pitch_ * height_, value);
+    while_doing("filling the gradient buffers", [&] {
+        cl_.queue.enqueueWriteBuffer(gradient_x_, CL_TRUE, 0, poison.size(), poison.data());
+        cl_.queue.enqueueWriteBuffer(gradient_y_, CL_TRUE, 0, poison.size(), poison.data());
+    });
+}
+
+cl::Event SobelFilter::run()
+{
+    cl::Event event;
+    while_doing(std::string("running kernel ") + kernel_name(variant_), [&] {
+        cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch_.global, launch_.local,
+                                       nullptr, &event);
+    });
+    return event;
+}
+
+cl::Event SobelFilter::run_magnitude()
+{
+    if (variant_ == SobelVariant::no_vectors)
+        throw std::logic_error("the magnitude kernel is part of the vectorised sample");
+    cl::Event event;
+    while_doing("running kernel sobel_magnitude", [&] {
+        if (!magnitude_()) {
+            magnitude_ = create_image_buffer(cl_, memory_, CL_MEM_WRITE_ONLY, row_pitch_ * height_,
+                                             "the magnitude");
+            magnitude_kernel_.setArg(0, gradient_x_);
+            magnitude_kernel_.setArg(1, gradient_y_);
+            magnitude_kernel_.setArg(2, static_cast<cl_int>(width_));
+            magnitude_kernel_.setArg(3, static_cast<cl_int>(height_));
+            magnitude_kernel_.setArg(4, static_cast<cl_int>(row_pitch_));
+            magnitude_kernel_.setArg(5, magnitude_);
+        }
+        const LaunchSize launch = launch_size_2d(magnitude_kernel_, cl_.device, width_, height_);
+        cl_.queue.enqueueNDRangeKernel(magnitude_kernel_, cl::NullRange, launch.global,
+                                       launch.local, nullptr, &event);
+    });
+    return event;
+}
+
+SobelGradients SobelFilter::download()
+{
+    SobelGradients gradients{std::vector<std::int8_t>(pixel_count()),
+                             std::vector<std::int8_t>(pixel_count())};
+    download_rows(cl_, memory_, gradient_x_, gradients.dx.data(), width_, height_, row_pitch_, "dX");
+    download_rows(cl_, memory_, gradient_y_, gradients.dy.data(), width_, height_, row_pitch_, "dY");
+    return gradients;
+}
+
+std::vector<std::uint8_t> SobelFilter::download_magnitude()
+{
+    std::vector<std::uint8_t> magnitude(pixel_count());
+    download_rows(cl_, memory_, magnitude_, magnitude.data(), width_, height_, row_pitch_,
+                  "the magnitude");
+    return magnitude;
+}
+
+}  // namespace sdk

@@ -1,0 +1,81 @@
+#pragma once
+#include "filters/border.hpp"
+#include "runtime/device.hpp"
+#include "runtime/transfers.hpp"
+#include "imageio/image.hpp"
+#include "filters/sobel/sobel_reference.hpp"
+#include "runtime/work_size.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sdk {
+
+// The three Sobel kernels of the samples, from naive to data reuse.
+enum class SobelVariant {
+    no_vectors,  // filters/sobel/sobel_no_vectors.cl: one pixel per work-item
+    vector_16x1, // filters/sobel/sobel.cl sobel_16x1: 16 outputs along a row per work-item
+    vector_16x4, // filters/sobel/sobel.cl sobel_16x4: 16x4 outputs, input rows reused
+    packed_16x4, // filters/sobel/sobel.cl sobel_16x4_packed: 16x4, two 16-bit lanes per 32-bit word
+};
+std::string variant_name(SobelVariant variant);
+// The variant called `name` ("no_vectors", "16x1", "16x4", "16x4-packed"); throws otherwise.
+SobelVariant sobel_variant_named(const std::string& name);
+
+// Runs one Sobel kernel on the device: build once, then upload an image, run, read back.
+// The host side of the technique; the sample's main.cpp tells the story around it.
+class SobelFilter {
+public:
+    // `memory` is how images cross to the device: MemoryMode::map or MemoryMode::copy (see
+    // host_memory.hpp; resolve automatic with choose_memory_mode first).
+    SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
+                MemoryMode memory = MemoryMode::copy);
+
+    // Allocates device buffers for this image size and puts the luminance in them; returns when
+    // the data is on the device.
+    void upload(const Image& luminance);
+    // Fills dX and dY with `value` (tests poison them so that pixels a kernel skips show up).
+    void fill_outputs(std::uint8_t value);
+    // One run of the kernel over the uploaded image; the event times it.
+    cl::Event run();
+    // floor(sqrt(dX^2 + dY^2)) on the device, from the last run's gradients.
+    cl::Event run_magnitude();
+
+    // Both return when the data is in host memory.
+    SobelGradients download();
+    std::vector<std::uint8_t> download_magnitude();
+
+    // The work-group shape to ask for (default 32x8), e.g. from tuning; applies from the next
+    // run, so one upload serves every shape tried.
+    void set_work_group(std::size_t x, std::size_t y);
+
+    const LaunchSize& launch_size() const { return launch_; }
+    std::size_t row_pitch() const { return row_pitch_; }
+    // Bytes the kernel must move: the image read once, dX and dY written once.
+    std::uint64_t bytes_moved() const { return 3 * pixel_count(); }
+    std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
+
+private:
+    // The NDRange for the uploaded image's size and the requested work-group shape.
+    void size_launch();
+
+    OpenClContext cl_;
+    SobelVariant variant_;
+    MemoryMode memory_;
+    cl::Program program_;
+    cl::Kernel kernel_;
+    cl::Kernel magnitude_kernel_;
+    cl::Buffer luminance_;
+    cl::Buffer gradient_x_;
+    cl::Buffer gradient_y_;
+    cl::Buffer magnitude_;
+    LaunchSize launch_;
+    std::size_t width_ = 0;
+    std::size_t height_ = 0;
+    std::size_t row_pitch_ = 0;
+    std::size_t work_group_x_ = 32;
+    std::size_t work_group_y_ = 8;
+};
+
+}  // namespace sdk

@@ -1,0 +1,86 @@
+#include "filters/sobel/sobel_outputs.hpp"
+
+#include "imageio/bmp.hpp"
+#include "imageio/file_io.hpp"
+#include "imageio/npy.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace sdk {
+
+SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryMode memory,
+                             PipelineTimer& pipeline)
+{
+    const std::uint64_t pixels = luminance.pixels.size();
+    const std::string how = memory == MemoryMode::map ? " (map)" : " (copy)";
+    SobelRun result;
+    pipeline.time("upload" + how, pixels, [&] { sobel.upload(luminance); });
+    pipeline.time("kernel", sobel.bytes_moved(), [&] {
+        result.kernel = sobel.run();
+        result.kernel.wait();
+    });
+    result.gradients =
+        pipeline.time("download dX, dY" + how, 2 * pixels, [&] { return sobel.download(); });
+    return result;
+}
+
+std::vector<std::filesystem::path> sobel_output_paths(const std::filesystem::path& output)
+{
+    return {output, with_suffix(output, "-dX"), with_suffix(output, "-dY")};
+}
+
+namespace {
+Image grey_image(const Image& like, std::vector<std::uint8_t> pixels)
+{
+    return Image{like.width, like.height, 1, std::move(pixels)};
+}
+}  // namespace
+
+void write_sobel_outputs(const std::filesystem::path& output,
+                         const std::optional<std::filesystem::path>& raw_folder, const Image& luminance,
+                         const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude)
+{
+    const auto paths = sobel_output_paths(output);
+    write_bmp(paths[0], grey_image(luminance, magnitude));
+    write_bmp(paths[1], grey_image(luminance, absolute_values(gradients.dx)));
+    write_bmp(paths[2], grey_image(luminance, absolute_values(gradients.dy)));
+    if (raw_folder) {
+        const auto& folder = *raw_folder;
+        std::filesystem::create_directories(folder);
+        write_npy(folder / "dx.npy", gradients.dx, luminance.height, luminance.width);
+        write_npy(folder / "dy.npy", gradients.dy, luminance.height, luminance.width);
+        write_npy(folder / "magnitude.npy", magnitude, luminance.height, luminance.width);
+        write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
+    }
+}
+
+double verify_sobel(std::ostream& out, const Image& luminance, Border border,
+                    const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const SobelGradients expected = sobel_reference(luminance, border);
+    const double reference_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const auto expected_magnitude = gradient_magnitude(expected);
+    int max_error = 0;
+    std::size_t mismatches = 0;
+    for (std::size_t i = 0; i < expected.dx.size(); ++i) {
+        const int error = std::max({std::abs(expected.dx[i] - gradients.dx[i]),
+                                    std::abs(expected.dy[i] - gradients.dy[i]),
+                                    std::abs(expected_magnitude[i] - magnitude[i])});
+        if (error) ++mismatches;
+        max_error = std::max(max_error, error);
+    }
+    if (mismatches == 0) {
+        out << "Verify: dX, dY and magnitude equal the C++ reference (max |difference| 0)\n";
+        return reference_ms;
+    }
+    throw std::runtime_error("verification failed: " + std::to_string(mismatches) +
+                             " pixels differ from the C++ reference, max |difference| " +
+                             std::to_string(max_error));
+}
+
+}  // namespace sdk

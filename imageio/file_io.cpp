@@ -1,0 +1,187 @@
+#include "imageio/file_io.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sdk {
+namespace {
+
+std::string quoted(const std::filesystem::path& path)
+{
+    return "'" + path.string() + "'";
+}
+
+[[noreturn]] void fail(const char* action, const std::filesystem::path& path, int error)
+{
+    throw FileError(std::string(action) + " " + quoted(path) + ": " + std::strerror(error));
+}
+
+// Closes the descriptor on every path out of a function, including exceptions.
+class FileDescriptor {
+public:
+    explicit FileDescriptor(int fd) : fd_(fd) {}
+    ~FileDescriptor()
+    {
+        if (fd_ >= 0) {
+            ::close(fd_);
+        }
+    }
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
+
+    int get() const { return fd_; }
+    // Returns close()'s errno (0 on success): on some file systems a failed write only shows
+    // up here, and ignoring it would report success for a damaged file.
+    int close()
+    {
+        const int result = ::close(fd_);
+        fd_ = -1;
+        return result == 0 ? 0 : errno;
+    }
+
+private:
+    int fd_;
+};
+
+// mkstemp creates files with mode 0600; a plainly written file would get 0666 minus the umask,
+// and outputs should not become private just because they were written atomically. umask can
+// only be read by setting it, so do that once.
+mode_t new_file_mode()
+{
+    static const mode_t mode = [] {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        return static_cast<mode_t>(0666 & ~mask);
+    }();
+    return mode;
+}
+
+// Writes all bytes, retrying short writes and interrupted calls; returns errno or 0.
+int write_all(int fd, const std::uint8_t* data, std::size_t size)
+{
+    while (size > 0) {
+        const ssize_t written = ::write(fd, data, size);
+        if (written < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        data += written;
+        size -= static_cast<std::size_t>(written);
+    }
+    return 0;
+}
+
+// The spelling of `path` with symbolic links, "." and ".." resolved as far as the file system
+// allows; falls back to pure text rules when the file system cannot be asked.
+std::filesystem::path normalised(const std::filesystem::path& path)
+{
+    std::error_code error;
+    auto resolved = std::filesystem::weakly_canonical(path, error);
+    if (!error) {
+        return resolved;
+    }
+    resolved = std::filesystem::absolute(path, error);
+    return (error ? path : resolved).lexically_normal();
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> read_file(const std::filesystem::path& path)
+{
+    FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (file.get() < 0) {
+        fail("cannot open", path, errno);
+    }
+    std::vector<std::uint8_t> bytes;
+    struct stat info {};
+    if (::fstat(file.get(), &info) == 0 && info.st_size > 0) {
+        bytes.reserve(static_cast<std::size_t>(info.st_size));
+    }
+    // Read until end of file rather than trusting st_size: pipes and /proc files report 0.
+    std::uint8_t chunk[65536];
+    for (;;) {
+        const ssize_t got = ::read(file.get(), chunk, sizeof chunk);
+        if (got < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            fail("cannot read", path, errno);
+        }
+        if (got == 0) {
+            break;
+        }
+        bytes.insert(bytes.end(), chunk, chunk + got);
+    }
+    return bytes;
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::uint8_t* data,
+                           std::size_t size)
+{
+    // The temporary must live in the target's folder: rename is only atomic within one file
+    // system. The leading dot keeps it out of casual directory listings.
+    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+    std::string pattern = (folder / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+
+    FileDescriptor file(::mkstemp(pattern.data()));
+    if (file.get() < 0) {
+        fail("cannot write", path, errno);
+    }
+    const std::filesystem::path temporary = pattern;
+    auto discard_and_fail = [&](int error) {
+        std::error_code ignored;
+        std::filesystem::remove(temporary, ignored);
+        fail("cannot write", path, error);
+    };
+
+    if (::fchmod(file.get(), new_file_mode()) != 0) {
+        discard_and_fail(errno);
+    }
+    if (const int error = write_all(file.get(), data, size); error != 0) {
+        discard_and_fail(error);
+    }
+    if (const int error = file.close(); error != 0) {
+        discard_and_fail(error);
+    }
+    std::error_code renamed;
+    std::filesystem::rename(temporary, path, renamed);
+    if (renamed) {
+        discard_and_fail(renamed.value());
+    }
+}
+
+void refuse_overwriting_input(const std::filesystem::path& input,
+                              const std::filesystem::path& output)
+{
+    bool same = false;
+    std::error_code error;
+    // equivalent() sees through every spelling, symbolic and hard link, but needs both files to
+    // exist; when the output does not exist yet, compare the normalised absolute spellings.
+    if (std::filesystem::exists(output, error) && std::filesystem::exists(input, error)) {
+        same = std::filesystem::equivalent(input, output, error) && !error;
+    }
+    if (!same) {
+        same = normalised(input) == normalised(output);
+    }
+    if (same) {
+        throw FileError("refusing to write " + quoted(output) + ": it is the input file " +
+                        quoted(input));
+    }
+}
+
+std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix)
+{
+    auto result = path;
+    result.replace_filename(path.stem().string() + suffix + path.extension().string());
+    return result;
+}
+
+}  // namespace sdk

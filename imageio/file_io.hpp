@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+namespace sdk {
+
+// Thrown when a file cannot be read or written; what() is one line naming the file and the
+// reason, e.g. "cannot open 'x': No such file or directory".
+class FileError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Reads the whole file into memory.
+std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
+
+// Writes through a temporary file in the same folder that is then renamed over `path`, so a
+// reader (or a crash half-way) never sees a partly written output.
+void write_file_atomically(const std::filesystem::path& path, const std::uint8_t* data,
+                           std::size_t size);
+
+// "out.bmp" + "-dX" -> "out-dX.bmp": the naming of a run's secondary output files.
+std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix);
+
+// Throws FileError when `output` names the same file as `input`, however either is spelled;
+// writing the result over the source would destroy the only copy of the input.
+void refuse_overwriting_input(const std::filesystem::path& input,
+                              const std::filesystem::path& output);
+
+}  // namespace sdk

@@ -1,0 +1,51 @@
+#pragma once
+#include "runtime/opencl.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+namespace sdk {
+
+// Which device to run on, as the Khronos SDK samples take it: -p/--platform, -d/--device,
+// -t/--type. Indices count within the platform, among the devices of the chosen type.
+enum class DeviceType { all, cpu, gpu, accelerator };
+
+struct DeviceSelection {
+    std::optional<unsigned> platform;  // unset: search every platform
+    std::optional<unsigned> device;    // unset: the first matching device
+    std::optional<DeviceType> type;    // unset: the first GPU if there is one, else any device
+};
+
+// Thrown when no platform or no matching device exists; the message says what was asked for.
+class DeviceNotFound : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+std::string device_type_name(cl_device_type type);
+
+// One line per device: indices, platform, name, type, OpenCL version, compute units, memory.
+void list_devices(std::ostream& out);
+
+cl::Device select_device(const DeviceSelection& selection);
+
+// What every sample needs: the device, a context on it and an in-order queue with profiling on,
+// because the samples report the Mali SDK's queued/wait/run times from events.
+struct OpenClContext {
+    cl::Device device;
+    cl::Context context;
+    cl::CommandQueue queue;
+
+    std::string device_name() const;
+    std::uint64_t max_allocation_bytes() const;
+};
+
+OpenClContext make_context(const DeviceSelection& selection);
+
+// Refuses, with one line naming both sizes, a buffer the device cannot allocate in one piece.
+void check_fits_device(const OpenClContext& cl, std::uint64_t bytes, const std::string& what);
+
+}  // namespace sdk

@@ -1,0 +1,657 @@
+// End to end: the real sample executables, run as child processes on files and command lines
+// that must fail cleanly. Each case checks what a user sees: the exit status (1, or 2 for a
+// usage error), exactly one line on stderr naming the problem, no output file (not even a
+// temporary) left behind and the input untouched. A valid image checks the harness itself.
+#include "bmp_builder.hpp"
+#include "imageio/bmp.hpp"
+#include "imageio/file_io.hpp"
+#include "runtime/program.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The executables under test, every one that samples/CMakeLists.txt adds with add_sample:
+// every case runs each of them, and one that is missing fails the suite.
+std::vector<fs::path> samples_under_test()
+{
+    // sdk::executable_directory() reads /proc/self/exe: the samples are built into this folder.
+    const fs::path folder = sdk::executable_directory();
+    std::vector<fs::path> found;
+    std::stringstream names(SDK_SAMPLES);
+    for (std::string name; std::getline(names, name, ',');) {
+        const fs::path program = folder / name;
+        if (::access(program.c_str(), X_OK) == 0)
+            found.push_back(program);
+        else
+            ADD_FAILURE() << "sample " << program.string() << " is not built";
+    }
+    return found;
+}
+
+// A sample that hangs is a failure too; kernel builds on a slow CPU device take seconds.
+constexpr std::chrono::seconds kTimeLimit{120};
+
+constexpr int kFailure = 1;
+constexpr int kUsageError = 2;
+
+// Header field offsets, from the file format rather than the SDK.
+constexpr std::size_t kOffsetField = 10;
+constexpr std::size_t kWidthField = 18;
+constexpr std::size_t kHeightField = 22;
+constexpr std::size_t kPlanesField = 26;
+
+struct Outcome {
+    bool exited = false;  // false: killed by a signal or the time limit
+    int status = -1;      // the exit status when exited
+    std::string how;      // for failure messages: "exit status 1", "killed by signal 11", ...
+    std::string out;
+    std::string err;
+};
+
+std::string read_text(const fs::path& path)
+{
+    const auto bytes = sdk::read_file(path);
+    return std::string(bytes.begin(), bytes.end());
+}
+
+// Runs `program` with exactly `arguments` (no shell: nothing is quoted or expanded) in
+// `working_folder`, stdin from /dev/null, stdout and stderr into files under `logs`.
+Outcome run_program(const fs::path& program, const std::vector<std::string>& arguments,
+                    const fs::path& working_folder, const fs::path& logs)
+{
+    const fs::path out_path = logs / "stdout.txt";
+    const fs::path err_path = logs / "stderr.txt";
+    // Everything the child needs is prepared before fork(): after it, only async-signal-safe calls.
+    std::vector<std::string> words{program.string()};
+    words.insert(words.end(), arguments.begin(), arguments.end());
+    std::vector<char*> argv;
+    for (auto& word : words) argv.push_back(word.data());
+    argv.push_back(nullptr);
+
+    const pid_t child = ::fork();
+    if (child < 0) {
+        ADD_FAILURE() << "fork: " << std::strerror(errno);
+        return {};
+    }
+    if (child == 0) {
+        const int input = ::open("/dev/null", O_RDONLY);
+        const int output = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int error = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (input < 0 || output < 0 || error < 0 || ::dup2(input, 0) < 0 ||
+            ::dup2(output, 1) < 0 || ::dup2(error, 2) < 0 || ::chdir(working_folder.c_str()) != 0) {
+            ::_exit(126);
+        }
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+
+    Outcome outcome;
+    int wait_status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + kTimeLimit;
+    for (;;) {
+        const pid_t done = ::waitpid(child, &wait_status, WNOHANG);
+        if (done == child) break;
+        if (done < 0 && errno != EINTR) {
+            ADD_FAILURE() << "waitpid: " << std::strerror(errno);
+            return outcome;
+        }
+        if (std::chrono::steady_clock::now() > deadline) {
+            ::kill(child, SIGKILL);
+            ::waitpid(child, &wait_status, 0);
+            outcome.how = "killed after " + std::to_string(kTimeLimit.count()) + " s";
+            return outcome;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (WIFEXITED(wait_status)) {
+        outcome.exited = true;
+        outcome.status = WEXITSTATUS(wait_status);
+        outcome.how = "exit status " + std::to_string(outcome.status);
+    } else {
+        outcome.how = "killed by signal " + std::to_string(WTERMSIG(wait_status));
+    }
+    outcome.out = read_text(out_path);
+    outcome.err = read_text(err_path);
+    return outcome;
+}
+
+// Every entry under a folder: a file's bytes, a link's target or "<folder>", by relative path.
+// Comparing two snapshots finds new files (temporaries start with a dot: they are included),
+// removed files and changed bytes.
+using Snapshot = std::map<std::string, std::string>;
+
+void add_to_snapshot(Snapshot& snapshot, const fs::path& folder, const fs::path& skip)
+{
+    const fs::recursive_directory_iterator end;
+    for (auto it = fs::recursive_directory_iterator(folder); it != end; ++it) {
+        if (it->path() == skip) {
+            it.disable_recursion_pending();
+            continue;
+        }
+        const std::string name = it->path().lexically_relative(folder).string();
+        if (it->is_symlink()) {
+            snapshot[name] = "<link to " + fs::read_symlink(it->path()).string() + ">";
+        } else if (it->is_directory()) {
+            snapshot[name] = "<folder>";
+        } else {
+            snapshot[name] = read_text(it->path());
+        }
+    }
+}
+
+std::string differences(const Snapshot& before, const Snapshot& after)
+{
+    std::string report;
+    for (const auto& [name, contents] : after) {
+        const auto old = before.find(name);
+        if (old == before.end()) {
+            report += " new: " + name + ";";
+        } else if (old->second != contents) {
+            report += " changed: " + name + ";";
+        }
+    }
+    for (const auto& [name, contents] : before) {
+        if (after.count(name) == 0) report += " removed: " + name + ";";
+    }
+    return report;
+}
+
+std::size_t count_lines(const std::string& text)
+{
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+void patch32(std::vector<std::uint8_t>& bytes, std::size_t offset, std::uint32_t value)
+{
+    for (std::size_t i = 0; i < 4; ++i) {
+        bytes.at(offset + i) = static_cast<std::uint8_t>(value >> (8 * i));
+    }
+}
+
+// A small valid colour image; odd width, so rows are padded.
+bmptest::BmpSpec valid_spec()
+{
+    bmptest::BmpSpec spec;
+    spec.width = 19;
+    spec.height = 7;
+    for (std::uint32_t i = 0; i < 19 * 7; ++i) {
+        spec.values.push_back((i * 2654435761u) & 0xFFFFFF);
+    }
+    return spec;
+}
+
+std::vector<std::uint8_t> valid_bmp() { return bmptest::build_bmp(valid_spec()); }
+
+std::vector<std::uint8_t> truncated(std::vector<std::uint8_t> bytes, std::size_t size)
+{
+    bytes.resize(size);
+    return bytes;
+}
+
+// An 8-bit palettised image with a full grey palette.
+bmptest::BmpSpec indexed_spec()
+{
+    bmptest::BmpSpec spec;
+    spec.width = 5;
+    spec.height = 3;
+    spec.bpp = 8;
+    for (std::uint32_t level = 0; level < 256; ++level) spec.palette.push_back(level * 0x010101u);
+    spec.values.assign(15, 7);
+    return spec;
+}
+
+class EndToEnd : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        std::string pattern = (fs::temp_directory_path() / "sdk-e2e-XXXXXX").string();
+        ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
+        root_ = pattern;
+        inputs_ = root_ / "inputs";
+        outputs_ = root_ / "outputs";
+        logs_ = root_ / "logs";
+        for (const auto& folder : {inputs_, outputs_, logs_}) fs::create_directory(folder);
+        samples_ = samples_under_test();
+    }
+
+    void TearDown() override
+    {
+        std::error_code ignored;
+        fs::remove_all(root_, ignored);
+    }
+
+    fs::path write_input(const std::string& name, const std::vector<std::uint8_t>& bytes)
+    {
+        const fs::path path = inputs_ / name;
+        sdk::write_file_atomically(path, bytes.data(), bytes.size());
+        return path;
+    }
+
+    // Everything a sample could touch: the input and output folders and the folder above them
+    // (where a temporary for "-o outputs" would go); not the logs.
+    Snapshot snapshot() const
+    {
+        Snapshot result;
+        add_to_snapshot(result, root_, logs_);
+        return result;
+    }
+
+    // Runs every sample with `arguments` from the inputs folder and checks that it fails with
+    // `status` and one stderr line containing `phrase`, and leaves every file as it was.
+    void expect_failure(const std::vector<std::string>& arguments, int status,
+                        const std::string& phrase)
+    {
+        for (const fs::path& program : samples_) {
+            const std::string name = program.filename().string();
+            SCOPED_TRACE(name);
+            const Snapshot before = snapshot();
+            const Outcome outcome = run_program(program, arguments, inputs_, logs_);
+            EXPECT_TRUE(outcome.exited && outcome.status == status)
+                << "expected exit status " << status << ", got " << outcome.how
+                << "; stderr: " << outcome.err;
+            EXPECT_EQ(count_lines(outcome.err), 1u) << "stderr must be one line:\n" << outcome.err;
+            EXPECT_TRUE(!outcome.err.empty() && outcome.err.back() == '\n') << outcome.err;
+            EXPECT_EQ(outcome.err.rfind(name + ": ", 0), 0u)
+                << "stderr must start with the sample's name: " << outcome.err;
+            EXPECT_NE(outcome.err.find(phrase), std::string::npos)
+                << "stderr must say \"" << phrase << "\": " << outcome.err;
+            const std::string changes = differences(before, snapshot());
+            EXPECT_TRUE(changes.empty()) << "files must stay as they were:" << changes;
+        }
+    }
+
+    // The usual command line: a file from the inputs folder, the result into the outputs folder.
+    std::vector<std::string> reading(const fs::path& input) const
+    {
+        return {"-i", input.string(), "-o", (outputs_ / "result.bmp").string()};
+    }
+
+    void expect_rejected(const std::vector<std::uint8_t>& bytes, const std::string& phrase)
+    {
+        expect_failure(reading(write_input("input.bmp", bytes)), kFailure, phrase);
+    }
+
+    fs::path root_;
+    fs::path inputs_;
+    fs::path outputs_;
+    fs::path logs_;
+    std::vector<fs::path> samples_;
+};
+
+class BadInput : public EndToEnd {
+};
+class GoodInput : public EndToEnd {
+};
+
+// --- The control: the harness sees success when there is success. ---
+
+TEST_F(GoodInput, ValidImageWritesItsOutputs)
+{
+    const auto bytes = valid_bmp();
+    const fs::path input = write_input("input.bmp", bytes);
+    for (const fs::path& program : samples_) {
+        const std::string name = program.filename().string();
+        SCOPED_TRACE(name);
+        const fs::path folder = outputs_ / name;
+        fs::create_directory(folder);
+        const Outcome outcome =
+            run_program(program, {"-i", input.string(), "-o", (folder / "result.bmp").string()},
+                        inputs_, logs_);
+        EXPECT_TRUE(outcome.exited && outcome.status == 0)
+            << outcome.how << "; stderr: " << outcome.err << "\nstdout: " << outcome.out;
+        EXPECT_EQ(outcome.err, "");
+        EXPECT_TRUE(fs::exists(folder / "result.bmp"));
+        // Every file written (sobel adds -dX and -dY) is a whole image of the input's size.
+        for (const auto& entry : fs::directory_iterator(folder)) {
+            const std::string file = entry.path().filename().string();
+            EXPECT_NE(file.front(), '.') << "temporary left behind: " << file;
+            if (file.size() > 4 && file.compare(file.size() - 4, 4, ".bmp") == 0) {
+                const sdk::Image image = sdk::read_bmp(entry.path());
+                EXPECT_EQ(image.width, 19u) << file;
+                EXPECT_EQ(image.height, 7u) << file;
+            }
+        }
+        EXPECT_EQ(sdk::read_file(input), bytes) << "the input must not change";
+    }
+}
+
+// --- Files that are not there or are not BMP images. ---
+
+TEST_F(BadInput, MissingFile)
+{
+    expect_failure(reading(inputs_ / "missing.bmp"), kFailure, "No such file or directory");
+}
+
+TEST_F(BadInput, EmptyFile) { expect_rejected({}, "not a BMP file"); }
+
+TEST_F(BadInput, TextFileNamedBmp)
+{
+    const std::string text = "This is not an image.\nJust text with a .bmp name.\n";
+    expect_rejected(std::vector<std::uint8_t>(text.begin(), text.end()), "not a BMP file");
+}
+
+TEST_F(BadInput, InputIsAFolder)
+{
+    fs::create_directory(inputs_ / "folder.bmp");
+    expect_failure(reading(inputs_ / "folder.bmp"), kFailure, "Is a directory");
+}
+
+// --- Truncated files. ---
+
+TEST_F(BadInput, TruncatedFileHeader)
+{
+    expect_rejected(truncated(valid_bmp(), 10), "file header truncated");
+}
+
+TEST_F(BadInput, TruncatedInfoHeader)
+{
+    expect_rejected(truncated(valid_bmp(), 30), "info header truncated");
+}
+
+TEST_F(BadInput, TruncatedV5Header)
+{
+    auto spec = valid_spec();
+    spec.header_size = 124;
+    expect_rejected(truncated(bmptest::build_bmp(spec), 100), "info header truncated");
+}
+
+TEST_F(BadInput, TruncatedBitFieldMasks)
+{
+    bmptest::BmpSpec spec;
+    spec.bpp = 32;
+    spec.compression = 3;
+    spec.masks = {0xFF0000, 0xFF00, 0xFF};
+    spec.values = {0x123456};
+    expect_rejected(truncated(bmptest::build_bmp(spec), 14 + 40 + 6), "bit field masks truncated");
+}
+
+TEST_F(BadInput, TruncatedPalette)
+{
+    expect_rejected(truncated(bmptest::build_bmp(indexed_spec()), 14 + 40 + 100),
+                    "palette truncated");
+}
+
+TEST_F(BadInput, TruncatedPixelData)
+{
+    const auto bytes = valid_bmp();
+    expect_rejected(truncated(bytes, bytes.size() - 1), "pixel data truncated");
+}
+
+TEST_F(BadInput, HeadersWithoutPixels)
+{
+    expect_rejected(truncated(valid_bmp(), 14 + 40), "pixel data truncated");
+}
+
+// --- Dimensions. ---
+
+TEST_F(BadInput, AbsurdWidth)
+{
+    auto bytes = valid_bmp();
+    patch32(bytes, kWidthField, 100000);
+    expect_rejected(bytes, "image too large");
+}
+
+TEST_F(BadInput, AbsurdPixelCount)
+{
+    // Each side within the limit, the product (3.6e9 pixels) far beyond it.
+    auto bytes = valid_bmp();
+    patch32(bytes, kWidthField, 60000);
+    patch32(bytes, kHeightField, 60000);
+    expect_rejected(bytes, "image too large");
+}
+
+TEST_F(BadInput, MostNegativeHeight)
+{
+    // -2^31: top-down rows, and a magnitude that does not fit int32.
+    auto bytes = valid_bmp();
+    patch32(bytes, kHeightField, 0x80000000u);
+    expect_rejected(bytes, "image too large");
+}
+
+TEST_F(BadInput, NegativeWidth)
+{
+    auto bytes = valid_bmp();
+    patch32(bytes, kWidthField, static_cast<std::uint32_t>(-19));
+    expect_rejected(bytes, "invalid width -19");
+}
+
+TEST_F(BadInput, ZeroWidth)
+{
+    auto bytes = valid_bmp();
+    patch32(bytes, kWidthField, 0);
+    expect_rejected(bytes, "invalid width 0");
+}
+
+TEST_F(BadInput, ZeroHeight)
+{
+    auto bytes = valid_bmp();
+    patch32(bytes, kHeightField, 0);
+    expect_rejected(bytes, "invalid height 0");
+}
+
+// --- Where the pixels are. ---
+
+TEST_F(BadInput, PixelOffsetPastTheEnd)
+{
+    auto bytes = valid_bmp();
+    patch32(bytes, kOffsetField, static_cast<std::uint32_t>(bytes.size() + 1));
+    expect_rejected(bytes, "past the end of the file");
+}
+
+TEST_F(BadInput, PixelOffsetInsideTheHeaders)
+{
+    auto bytes = valid_bmp();
+    patch32(bytes, kOffsetField, 20);
+    expect_rejected(bytes, "inside the headers");
+}
+
+// --- Layouts the reader does not support. ---
+
+TEST_F(BadInput, BitDepth2)
+{
+    bmptest::BmpSpec spec;
+    spec.bpp = 2;
+    spec.palette = {0x000000, 0x555555, 0xAAAAAA, 0xFFFFFF};
+    spec.values = {3};
+    expect_rejected(bmptest::build_bmp(spec), "unsupported bit depth 2");
+}
+
+TEST_F(BadInput, BitDepth64)
+{
+    bmptest::BmpSpec spec;
+    spec.bpp = 64;
+    spec.values = {0xFFFFFF};
+    expect_rejected(bmptest::build_bmp(spec), "unsupported bit depth 64");
+}
+
+TEST_F(BadInput, CompressionRle8)
+{
+    auto spec = indexed_spec();
+    spec.compression = 1;
+    expect_rejected(bmptest::build_bmp(spec), "RLE compression (BI_RLE8) is not supported");
+}
+
+TEST_F(BadInput, CompressionRle4)
+{
+    auto spec = indexed_spec();
+    spec.bpp = 4;
+    spec.palette.resize(16);
+    spec.compression = 2;
+    expect_rejected(bmptest::build_bmp(spec), "RLE compression (BI_RLE4) is not supported");
+}
+
+TEST_F(BadInput, CompressionJpeg)
+{
+    auto spec = valid_spec();
+    spec.compression = 4;
+    expect_rejected(bmptest::build_bmp(spec), "JPEG compression is not supported");
+}
+
+TEST_F(BadInput, CompressionPng)
+{
+    auto spec = valid_spec();
+    spec.compression = 5;
+    expect_rejected(bmptest::build_bmp(spec), "PNG compression is not supported");
+}
+
+TEST_F(BadInput, UnknownCompression)
+{
+    auto spec = valid_spec();
+    spec.compression = 9;
+    expect_rejected(bmptest::build_bmp(spec), "unsupported compression 9");
+}
+
+TEST_F(BadInput, Os2CoreHeader)
+{
+    auto bytes = valid_bmp();
+    patch32(bytes, 14, 12);
+    expect_rejected(bytes, "OS/2 BITMAPCOREHEADER");
+}
+
+TEST_F(BadInput, UnknownHeaderSize)
+{
+    auto bytes = valid_bmp();
+    patch32(bytes, 14, 64);
+    expect_rejected(bytes, "unsupported info header size 64");
+}
+
+TEST_F(BadInput, TwoPlanes)
+{
+    auto bytes = valid_bmp();
+    bytes.at(kPlanesField) = 2;
+    expect_rejected(bytes, "planes is 2");
+}
+
+TEST_F(BadInput, OverlappingBitFieldMasks)
+{
+    bmptest::BmpSpec spec;
+    spec.bpp = 32;
+    spec.compression = 3;
+    spec.masks = {0xFF0000, 0xFFFF00, 0xFF};
+    spec.values = {0x123456};
+    expect_rejected(bmptest::build_bmp(spec), "bit field masks overlap");
+}
+
+TEST_F(BadInput, NonContiguousBitFieldMask)
+{
+    bmptest::BmpSpec spec;
+    spec.bpp = 16;
+    spec.compression = 3;
+    spec.masks = {0xF00F, 0x07E0, 0x0010};
+    spec.values = {0x1234};
+    expect_rejected(bmptest::build_bmp(spec), "invalid red bit field mask");
+}
+
+TEST_F(BadInput, PaletteLargerThanTheDepthAllows)
+{
+    auto spec = indexed_spec();
+    spec.colours_used = 300;
+    expect_rejected(bmptest::build_bmp(spec), "palette has 300 colours");
+}
+
+TEST_F(BadInput, ColourIndexOutsideThePalette)
+{
+    auto spec = indexed_spec();
+    spec.palette.resize(4);
+    spec.colours_used = 4;
+    expect_rejected(bmptest::build_bmp(spec), "uses colour index 7");
+}
+
+// --- Command lines. ---
+
+TEST_F(BadInput, UnknownOption)
+{
+    auto arguments = reading(write_input("input.bmp", valid_bmp()));
+    arguments.push_back("--no-such-option");
+    expect_failure(arguments, kUsageError, "--no-such-option");
+}
+
+TEST_F(BadInput, OptionWithoutItsValue)
+{
+    expect_failure({"-o", (outputs_ / "result.bmp").string(), "-i"}, kUsageError, "--input");
+}
+
+TEST_F(BadInput, IterationsOutOfRange)
+{
+    auto arguments = reading(write_input("input.bmp", valid_bmp()));
+    arguments.insert(arguments.end(), {"-n", "0"});
+    expect_failure(arguments, kUsageError, "--iterations");
+}
+
+TEST_F(BadInput, UnknownBorder)
+{
+    auto arguments = reading(write_input("input.bmp", valid_bmp()));
+    arguments.insert(arguments.end(), {"--border", "wrap-around"});
+    expect_failure(arguments, kUsageError, "--border");
+}
+
+// --- Where the output goes. ---
+
+TEST_F(BadInput, OutputFolderDoesNotExist)
+{
+    const fs::path input = write_input("input.bmp", valid_bmp());
+    const fs::path output = outputs_ / "no-such-folder" / "result.bmp";
+    expect_failure({"-i", input.string(), "-o", output.string()}, kFailure, "does not exist");
+}
+
+TEST_F(BadInput, OutputPathIsAFolder)
+{
+    // Found only when writing, after the filter ran: the temporary must be removed.
+    const fs::path input = write_input("input.bmp", valid_bmp());
+    expect_failure({"-i", input.string(), "-o", outputs_.string()}, kFailure, "Is a directory");
+}
+
+TEST_F(BadInput, OutputIsTheInput)
+{
+    write_input("x.bmp", valid_bmp());
+    expect_failure({"-i", "x.bmp", "-o", "x.bmp"}, kFailure, "refusing to write");
+}
+
+TEST_F(BadInput, OutputIsTheInputSpelledWithDotSlash)
+{
+    write_input("x.bmp", valid_bmp());
+    expect_failure({"-i", "./x.bmp", "-o", "x.bmp"}, kFailure, "refusing to write");
+}
+
+TEST_F(BadInput, OutputIsTheInputSpelledAbsolute)
+{
+    const fs::path input = write_input("x.bmp", valid_bmp());
+    expect_failure({"-i", "x.bmp", "-o", input.string()}, kFailure, "refusing to write");
+}
+
+TEST_F(BadInput, OutputIsTheInputSpelledThroughParent)
+{
+    write_input("x.bmp", valid_bmp());
+    expect_failure({"-i", "x.bmp", "-o", "../inputs/x.bmp"}, kFailure, "refusing to write");
+}
+
+TEST_F(BadInput, OutputIsALinkToTheInput)
+{
+    write_input("x.bmp", valid_bmp());
+    fs::create_symlink("x.bmp", inputs_ / "link.bmp");
+    expect_failure({"-i", "x.bmp", "-o", "link.bmp"}, kFailure, "refusing to write");
+}
+
+}  // namespace

@@ -1,0 +1,187 @@
+#include "imageio/file_io.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using Bytes = std::vector<std::uint8_t>;
+
+// Each test works in a fresh private folder, removed afterwards.
+class FileIo : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        char folder_template[] = "/tmp/sdk-file-io-test-XXXXXX";
+        ASSERT_NE(mkdtemp(folder_template), nullptr);
+        folder_ = folder_template;
+    }
+    void TearDown() override { fs::remove_all(folder_); }
+
+    std::vector<std::string> entries() const
+    {
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(folder_)) {
+            names.push_back(entry.path().filename().string());
+        }
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+
+    void write_text(const fs::path& path, const std::string& text) const
+    {
+        std::ofstream(path, std::ios::binary) << text;
+    }
+
+    fs::path folder_;
+};
+
+std::string message_of(const std::function<void()>& action)
+{
+    try {
+        action();
+    } catch (const sdk::FileError& error) {
+        return error.what();
+    }
+    return "<no FileError>";
+}
+
+TEST_F(FileIo, ReadsWholeFile)
+{
+    Bytes content(200000);
+    for (std::size_t i = 0; i < content.size(); ++i) {
+        content[i] = static_cast<std::uint8_t>(i * 7);
+    }
+    std::ofstream(folder_ / "data.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(content.data()),
+               static_cast<std::streamsize>(content.size()));
+    EXPECT_EQ(sdk::read_file(folder_ / "data.bin"), content);
+
+    write_text(folder_ / "empty", "");
+    EXPECT_TRUE(sdk::read_file(folder_ / "empty").empty());
+}
+
+TEST_F(FileIo, ReadErrorsNameFileAndReason)
+{
+    const fs::path missing = folder_ / "x";
+    EXPECT_EQ(message_of([&] { sdk::read_file(missing); }),
+              "cannot open '" + missing.string() + "': No such file or directory");
+    EXPECT_EQ(message_of([&] { sdk::read_file(folder_); }),
+              "cannot read '" + folder_.string() + "': Is a directory");
+}
+
+TEST_F(FileIo, AtomicWriteCreatesAndReplaces)
+{
+    const fs::path target = folder_ / "out.bin";
+    const Bytes first = {1, 2, 3};
+    sdk::write_file_atomically(target, first.data(), first.size());
+    EXPECT_EQ(sdk::read_file(target), first);
+
+    const Bytes second = {9};
+    sdk::write_file_atomically(target, second.data(), second.size());
+    EXPECT_EQ(sdk::read_file(target), second);
+
+    sdk::write_file_atomically(target, nullptr, 0);
+    EXPECT_TRUE(sdk::read_file(target).empty());
+    EXPECT_EQ(entries(), std::vector<std::string>{"out.bin"});  // no temporary left behind
+}
+
+TEST_F(FileIo, AtomicWriteGivesUsualPermissions)
+{
+    const fs::path target = folder_ / "out.bin";
+    const Bytes data = {1};
+    sdk::write_file_atomically(target, data.data(), data.size());
+    const mode_t mask = umask(0);
+    umask(mask);
+    struct stat info {};
+    ASSERT_EQ(stat(target.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0666 & ~mask);  // not mkstemp's private 0600
+}
+
+TEST_F(FileIo, AtomicWriteIntoMissingFolderFails)
+{
+    const fs::path target = folder_ / "no-such-folder" / "out.bin";
+    const Bytes data = {1, 2};
+    EXPECT_EQ(message_of([&] { sdk::write_file_atomically(target, data.data(), data.size()); }),
+              "cannot write '" + target.string() + "': No such file or directory");
+    EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(FileIo, FailedRenameRemovesTemporary)
+{
+    // The target is a non-empty folder, so only the final rename fails, after the temporary
+    // has been written: exercises the clean-up path.
+    const fs::path target = folder_ / "occupied";
+    fs::create_directory(target);
+    write_text(target / "keep", "x");
+    const Bytes data = {1, 2};
+    const std::string message =
+        message_of([&] { sdk::write_file_atomically(target, data.data(), data.size()); });
+    EXPECT_EQ(message.rfind("cannot write '" + target.string() + "': ", 0), 0u) << message;
+    EXPECT_EQ(entries(), std::vector<std::string>{"occupied"});
+}
+
+TEST_F(FileIo, RefusesSameFileUnderOtherSpellings)
+{
+    write_text(folder_ / "a.bmp", "a");
+    fs::create_directory(folder_ / "sub");
+    const fs::path a = folder_ / "a.bmp";
+    EXPECT_THROW(sdk::refuse_overwriting_input(a, a), sdk::FileError);
+    EXPECT_THROW(sdk::refuse_overwriting_input(a, folder_ / "." / "a.bmp"), sdk::FileError);
+    EXPECT_THROW(sdk::refuse_overwriting_input(a, folder_ / "sub" / ".." / "a.bmp"),
+                 sdk::FileError);
+
+    // Links: the same file under a different name.
+    fs::create_symlink(a, folder_ / "link.bmp");
+    fs::create_hard_link(a, folder_ / "hard.bmp");
+    EXPECT_THROW(sdk::refuse_overwriting_input(a, folder_ / "link.bmp"), sdk::FileError);
+    EXPECT_THROW(sdk::refuse_overwriting_input(folder_ / "hard.bmp", a), sdk::FileError);
+
+    // Relative spellings, resolved against the working folder.
+    const fs::path previous = fs::current_path();
+    fs::current_path(folder_);
+    EXPECT_THROW(sdk::refuse_overwriting_input("./a.bmp", "a.bmp"), sdk::FileError);
+    EXPECT_THROW(sdk::refuse_overwriting_input("a.bmp", "sub/../a.bmp"), sdk::FileError);
+    EXPECT_THROW(sdk::refuse_overwriting_input("a.bmp", a), sdk::FileError);
+    const std::string message =
+        message_of([] { sdk::refuse_overwriting_input("./a.bmp", "a.bmp"); });
+    fs::current_path(previous);
+    EXPECT_EQ(message, "refusing to write 'a.bmp': it is the input file './a.bmp'");
+}
+
+TEST_F(FileIo, RefusesNotYetExistingSameSpelling)
+{
+    // Neither exists (yet): the spellings alone show they are the same file.
+    EXPECT_THROW(sdk::refuse_overwriting_input(folder_ / "new.bmp", folder_ / "." / "new.bmp"),
+                 sdk::FileError);
+}
+
+TEST_F(FileIo, AllowsDifferentFiles)
+{
+    write_text(folder_ / "a.bmp", "a");
+    write_text(folder_ / "b.bmp", "a");  // same content is still a different file
+    EXPECT_NO_THROW(sdk::refuse_overwriting_input(folder_ / "a.bmp", folder_ / "b.bmp"));
+    EXPECT_NO_THROW(sdk::refuse_overwriting_input(folder_ / "a.bmp", folder_ / "c.bmp"));
+    EXPECT_NO_THROW(sdk::refuse_overwriting_input(folder_ / "a.bmp", folder_ / "sub" / "a.bmp"));
+}
+
+}  // namespace
+
+TEST(WithSuffix, InsertsBeforeTheExtension)
+{
+    EXPECT_EQ(sdk::with_suffix("out.bmp", "-dX"), "out-dX.bmp");
+    EXPECT_EQ(sdk::with_suffix("dir/out.bmp", "-dY"), "dir/out-dY.bmp");
+    EXPECT_EQ(sdk::with_suffix("noext", "-dX"), "noext-dX");
+}

@@ -1,0 +1,85 @@
+// The small pieces of common/: borders, work sizes, statistics, the step table.
+#include "filters/border.hpp"
+#include "runtime/profiling.hpp"
+#include "runtime/work_size.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace sdk {
+namespace {
+
+TEST(BorderCoordinate, InsideIsUnchanged)
+{
+    for (const auto& [name, border] : border_names())
+        for (std::ptrdiff_t i = 0; i < 5; ++i) EXPECT_EQ(border_coordinate(i, 5, border), i) << name;
+}
+
+TEST(BorderCoordinate, OneStepOutside)
+{
+    EXPECT_EQ(border_coordinate(-1, 5, Border::replicate), 0);
+    EXPECT_EQ(border_coordinate(5, 5, Border::replicate), 4);
+    EXPECT_EQ(border_coordinate(-1, 5, Border::reflect101), 1);
+    EXPECT_EQ(border_coordinate(5, 5, Border::reflect101), 3);
+    EXPECT_EQ(border_coordinate(-1, 5, Border::constant), -1);
+    EXPECT_EQ(border_coordinate(5, 5, Border::none), -1);
+}
+
+TEST(BorderCoordinate, TinyAxes)
+{
+    EXPECT_EQ(border_coordinate(-1, 1, Border::reflect101), 0);
+    EXPECT_EQ(border_coordinate(1, 1, Border::reflect101), 0);
+    EXPECT_EQ(border_coordinate(-1, 2, Border::reflect101), 1);
+    EXPECT_EQ(border_coordinate(2, 2, Border::reflect101), 0);
+    EXPECT_EQ(border_coordinate(1, 1, Border::replicate), 0);
+}
+
+TEST(BorderNames, RoundTripAndBuildOption)
+{
+    for (const auto& [name, border] : border_names()) EXPECT_EQ(border_name(border), name);
+    EXPECT_EQ(border_build_option(Border::reflect101), "-DBORDER=1");
+    EXPECT_EQ(border_build_option(Border::none), "-DBORDER=3");
+}
+
+TEST(Summarize, MedianMinMax)
+{
+    const Statistics odd = summarize({5, 1, 3});
+    EXPECT_DOUBLE_EQ(odd.median, 3);
+    EXPECT_DOUBLE_EQ(odd.min, 1);
+    EXPECT_DOUBLE_EQ(odd.max, 5);
+    EXPECT_DOUBLE_EQ(summarize({4, 1, 3, 2}).median, 2.5);
+    EXPECT_DOUBLE_EQ(summarize({}).median, 0);
+}
+
+TEST(GigabytesPerSecond, Units)
+{
+    EXPECT_DOUBLE_EQ(gigabytes_per_second(1'000'000'000, 1000.0), 1.0);
+    EXPECT_DOUBLE_EQ(gigabytes_per_second(3'000'000, 1.0), 3.0);
+    EXPECT_DOUBLE_EQ(gigabytes_per_second(1, 0.0), 0.0);
+}
+
+TEST(StepTable, PrintsRelativeTimesAndBandwidth)
+{
+    StepTable table;
+    table.add("upload", 1000, 3000, 4000);   // 2000 ns, 4000 bytes: 2000 MB/s
+    table.add("kernel", 3000, 4000, 1000);   // 1000 ns: 1000 MB/s
+    std::ostringstream out;
+    table.print(out);
+    const std::string text = out.str();
+    EXPECT_NE(text.find("upload"), std::string::npos);
+    EXPECT_NE(text.find("2000.0"), std::string::npos) << text;
+    EXPECT_NE(text.find("1000.0"), std::string::npos) << text;
+    EXPECT_NE(text.find("3000"), std::string::npos) << text;  // total of durations
+}
+
+TEST(DivideRoundUp, Basics)
+{
+    EXPECT_EQ(divide_round_up(0, 16), 0u);
+    EXPECT_EQ(divide_round_up(1, 16), 1u);
+    EXPECT_EQ(divide_round_up(16, 16), 1u);
+    EXPECT_EQ(divide_round_up(17, 16), 2u);
+}
+
+}  // namespace
+}  // namespace sdk
