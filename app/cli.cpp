@@ -15,7 +15,7 @@ std::filesystem::path default_input_image()
     return executable_directory() / "assets" / "input.bmp";
 }
 
-void add_common_options(CLI::App& app, CommonOptions& options)
+void add_common_options(CLI::App& app, CommonOptions& options, BorderOption border)
 {
     options.input = default_input_image();
     app.add_option("-p,--platform", options.device.platform, "OpenCL platform index");
@@ -34,15 +34,18 @@ void add_common_options(CLI::App& app, CommonOptions& options)
     app.add_option("-o,--output", options.output, "output BMP image")->capture_default_str();
     app.add_option("--save-raw", options.save_raw,
                    "also write raw results as NumPy .npy files into this folder");
-    app.add_option("--border", options.border, "pixels outside the image")
-        ->transform(CLI::CheckedTransformer(border_names(), CLI::ignore_case))
-        ->default_str("replicate");
+    if (border == BorderOption::offered)
+        app.add_option("--border", options.border, "pixels outside the image")
+            ->transform(CLI::CheckedTransformer(border_names(), CLI::ignore_case))
+            ->default_str("replicate");
     app.add_option("--memory", options.memory,
-                   "how images reach the device: map (mapped host-visible buffers), copy "
-                   "(explicit writes and reads), auto (map where memory is shared)")
+                   "how images reach the device: map (mapped host-visible buffers), pinned "
+                   "(writes and reads from pinned host memory), copy (writes and reads from "
+                   "ordinary memory), auto (map where memory is shared, else pinned)")
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, MemoryMode>{{"auto", MemoryMode::automatic},
                                               {"map", MemoryMode::map},
+                                              {"pinned", MemoryMode::pinned},
                                               {"copy", MemoryMode::copy}},
             CLI::ignore_case))
         ->default_str("auto");

@@ -31,7 +31,11 @@ struct CommonOptions {
 // The bundled photograph, found next to the executable.
 std::filesystem::path default_input_image();
 
-void add_common_options(CLI::App& app, CommonOptions& options);
+// Whether a sample offers --border: not where the border is fixed by the technique.
+enum class BorderOption { offered, not_offered };
+
+void add_common_options(CLI::App& app, CommonOptions& options,
+                        BorderOption border = BorderOption::offered);
 
 // A work-group shape "WxH" such as "32x8": the validator for options, and its parsed value.
 CLI::Validator work_group_validator();

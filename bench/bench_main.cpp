@@ -15,7 +15,7 @@
 #include "filters/morphology/morphology_filter.hpp"
 #include "filters/sobel/sobel_filter.hpp"
 #include "filters/sobel/sobel_tuning.hpp"
-#include "runtime/pitched_image.hpp"
+#include "runtime/transfers.hpp"
 #include "runtime/profiling.hpp"
 #include "runtime/program.hpp"
 #ifdef SDK_BENCH_OPENCV
@@ -343,7 +343,7 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         const std::uint64_t pixels = size.pixels();
         const std::uint64_t packed =
             divide_round_up(size.width, 32) * 4 * std::uint64_t{size.height};
-        // Sobel's device images have rows padded to 64 bytes (runtime/pitched_image.hpp).
+        // Sobel's device images have rows padded to 64 bytes (runtime/transfers.hpp).
         const std::uint64_t pitched = std::uint64_t{pitch_for(size.width)} * size.height;
         const DeviceNeeds sobel_needs{pitched, 3 * pitched};
         const DeviceNeeds fir_needs{4 * pixels, 8 * pixels};

@@ -1,24 +1,31 @@
-// Border handling shared by every filter. The mode is chosen when the program is built,
-// -DBORDER=N with the numbers of filters/border.hpp, so the interior code carries no mode switch.
-#define BORDER_REPLICATE 0
-#define BORDER_REFLECT101 1
-#define BORDER_CONSTANT 2
-#define BORDER_NONE 3
-#ifndef BORDER
-#define BORDER BORDER_REPLICATE
+// Border handling shared by every filter; kernel files `#include "border.cl"`. The mode is chosen
+// when the program is built, by name (-DBORDER_REFLECT101, from border_build_option in
+// filters/border.cpp), so the interior code carries no mode switch.
+#ifndef SDK_BORDER_CL
+#define SDK_BORDER_CL
+
+#if defined(BORDER_REPLICATE) + defined(BORDER_REFLECT101) + defined(BORDER_CONSTANT) + \
+        defined(BORDER_NONE) != 1
+#error "define exactly one of BORDER_REPLICATE, BORDER_REFLECT101, BORDER_CONSTANT, BORDER_NONE"
 #endif
 
 // [Border coordinate]
-// The coordinate to read in place of i on an axis of n pixels (i at most one step outside),
-// or -1 where the border supplies zero (constant, and none).
+// The coordinate to read in place of i on an axis of n pixels, however far outside i lies (a 5x5
+// window reaches two), or -1 where the border supplies zero (constant, and none). Plain % and
+// comparisons only: oclgrind 21.10 cannot run the intrinsics that abs() can compile to.
 inline int border_coordinate(int i, int n)
 {
     if (i >= 0 && i < n) return i;
-#if BORDER == BORDER_REPLICATE
+#if defined(BORDER_REPLICATE)
     return i < 0 ? 0 : n - 1;
-#elif BORDER == BORDER_REFLECT101
+#elif defined(BORDER_REFLECT101)
     if (n == 1) return 0;
-    return i < 0 ? -i : 2 * n - 2 - i;
+    // Mirroring about both edges repeats with period 2n-2: fold i into one period, then the
+    // second half of the period is the first read backwards.
+    const int period = 2 * n - 2;
+    int j = i % period;
+    if (j < 0) j += period;
+    return j < n ? j : period - j;
 #else
     return -1;
 #endif
@@ -48,3 +55,5 @@ inline float read_float_with_border(__global const float* image, int width, int 
     return image[by * row_pitch + bx];
 }
 // [Border float pixel]
+
+#endif  // SDK_BORDER_CL

@@ -2,6 +2,7 @@
 
 #include "imageio/file_io.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -74,8 +75,11 @@ struct PaletteEntry {
 
 class Decoder {
 public:
-    Decoder(const std::uint8_t* data, std::size_t size, const std::string& name)
-        : data_(data), size_(size), name_(name)
+    // `data` holds the first `size` bytes of a file of `file_size` bytes: all of it to decode, at
+    // least the headers and palette to describe its layout.
+    Decoder(const std::uint8_t* data, std::size_t size, std::uint64_t file_size,
+            const std::string& name)
+        : data_(data), size_(size), file_size_(file_size), name_(name)
     {
     }
 
@@ -88,6 +92,29 @@ public:
         return decode_pixels();
     }
 
+    BmpLayout layout()
+    {
+        read_headers();
+        read_masks();
+        read_palette();
+        locate_pixels();
+        BmpLayout result;
+        result.width = width_;
+        result.height = height_;
+        result.top_down = top_down_;
+        result.pixel_offset = pixel_offset_;
+        result.stride = stride_;
+        if (compression_ == kBiRgb && bits_per_pixel_ == 24) {
+            result.storage = BmpStorage::bgr24;
+        } else if (bits_per_pixel_ == 8 && palette_.size() == 256) {
+            bool identity = true;
+            for (std::size_t i = 0; i < palette_.size() && identity; ++i)
+                identity = palette_[i].r == i && palette_[i].g == i && palette_[i].b == i;
+            if (identity) result.storage = BmpStorage::grey8;
+        }
+        return result;
+    }
+
 private:
     [[noreturn]] void fail(const std::string& reason) const
     {
@@ -97,7 +124,7 @@ private:
     std::string needs(std::uint64_t bytes, std::uint64_t offset) const
     {
         return "needs " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
-               ", file has " + std::to_string(size_);
+               ", file has " + std::to_string(file_size_);
     }
 
     void read_headers()
@@ -276,9 +303,9 @@ private:
 
     void locate_pixels()
     {
-        if (pixel_offset_ > size_) {
+        if (pixel_offset_ > file_size_) {
             fail("pixel data offset " + std::to_string(pixel_offset_) +
-                 " is past the end of the file (" + std::to_string(size_) + " bytes)");
+                 " is past the end of the file (" + std::to_string(file_size_) + " bytes)");
         }
         if (pixel_offset_ < headers_end_) {
             fail("pixel data offset " + std::to_string(pixel_offset_) +
@@ -287,7 +314,7 @@ private:
         // Sizes are at most 2^16 * 32 bits per row and 2^16 rows, so uint64 cannot overflow.
         stride_ = row_stride(width_, bits_per_pixel_);
         const std::uint64_t bytes = stride_ * height_;
-        if (size_ - pixel_offset_ < bytes) {
+        if (file_size_ - pixel_offset_ < bytes) {
             fail("pixel data truncated: " + needs(bytes, pixel_offset_));
         }
     }
@@ -360,7 +387,8 @@ private:
     }
 
     const std::uint8_t* data_;
-    std::uint64_t size_;
+    std::uint64_t size_;       // bytes held at data_
+    std::uint64_t file_size_;  // bytes in the file
     const std::string& name_;
 
     std::uint64_t pixel_offset_ = 0;
@@ -421,7 +449,15 @@ Image decode_bmp(const std::uint8_t* data, std::size_t size, const std::string& 
     if (data == nullptr) {
         size = 0;  // treated as an empty file: fails the signature check
     }
-    return Decoder(data, size, name).decode();
+    return Decoder(data, size, size, name).decode();
+}
+
+BmpLayout describe_bmp(const std::uint8_t* prefix, std::size_t prefix_size,
+                       std::uint64_t file_size, const std::string& name)
+{
+    if (prefix == nullptr) prefix_size = 0;
+    return Decoder(prefix, std::min<std::uint64_t>(prefix_size, file_size), file_size, name)
+        .layout();
 }
 
 Image read_bmp(const std::filesystem::path& path)
@@ -436,14 +472,17 @@ Image read_bmp(const std::filesystem::path& path)
     return decode_bmp(bytes.data(), bytes.size(), path.string());
 }
 
-std::vector<std::uint8_t> encode_bmp(const Image& image)
+namespace {
+
+// The headers (and for grey, the palette) that encode_bmp writes before the pixel rows.
+// Its size must be within the decoder's limits (check_encodable).
+std::vector<std::uint8_t> encode_bmp_headers(std::size_t image_width, std::size_t image_height,
+                                             bool grey)
 {
-    check_encodable(image);
-    const bool grey = image.channels == 1;
     const std::uint32_t bits = grey ? 8 : 24;
     const std::uint32_t palette_bytes = grey ? 256 * 4 : 0;
-    const auto width = static_cast<std::uint32_t>(image.width);
-    const auto height = static_cast<std::uint32_t>(image.height);
+    const auto width = static_cast<std::uint32_t>(image_width);
+    const auto height = static_cast<std::uint32_t>(image_height);
     const auto stride = static_cast<std::uint32_t>(row_stride(width, bits));
     const std::uint32_t offset = kFileHeaderSize + kInfoHeaderSize + palette_bytes;
     // At most 2^28 pixels * 3 bytes plus padding: fits the 32-bit size fields.
@@ -475,7 +514,31 @@ std::vector<std::uint8_t> encode_bmp(const Image& image)
             out.insert(out.end(), {v, v, v, 0});
         }
     }
+    return out;
+}
 
+}  // namespace
+
+std::size_t bmp_grey_stride(std::size_t width)
+{
+    return static_cast<std::size_t>(row_stride(width, 8));
+}
+
+std::vector<std::uint8_t> bmp_grey_header(std::size_t width, std::size_t height)
+{
+    if (width == 0 || height == 0 || width > kMaxSide || height > kMaxSide ||
+        std::uint64_t{width} * height > kMaxPixels)
+        throw std::invalid_argument("bmp_grey_header: no BMP of " + std::to_string(width) + "x" +
+                                    std::to_string(height) + " pixels");
+    return encode_bmp_headers(width, height, true);
+}
+
+std::vector<std::uint8_t> encode_bmp(const Image& image)
+{
+    check_encodable(image);
+    std::vector<std::uint8_t> out = encode_bmp_headers(image.width, image.height, image.channels == 1);
+    const bool grey = image.channels == 1;
+    const std::size_t stride = static_cast<std::size_t>(row_stride(image.width, grey ? 8 : 24));
     const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
     const std::size_t padding = stride - row_bytes;
     for (std::size_t file_row = 0; file_row < image.height; ++file_row) {

@@ -126,6 +126,12 @@ std::vector<std::uint8_t> read_file(const std::filesystem::path& path)
 void write_file_atomically(const std::filesystem::path& path, const std::uint8_t* data,
                            std::size_t size)
 {
+    write_file_atomically(path, {ByteRange{data, size}});
+}
+
+void write_file_atomically(const std::filesystem::path& path,
+                           std::initializer_list<ByteRange> pieces)
+{
     // The temporary must live in the target's folder: rename is only atomic within one file
     // system. The leading dot keeps it out of casual directory listings.
     const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
@@ -145,8 +151,10 @@ void write_file_atomically(const std::filesystem::path& path, const std::uint8_t
     if (::fchmod(file.get(), new_file_mode()) != 0) {
         discard_and_fail(errno);
     }
-    if (const int error = write_all(file.get(), data, size); error != 0) {
-        discard_and_fail(error);
+    for (const ByteRange& piece : pieces) {
+        if (const int error = write_all(file.get(), piece.data, piece.size); error != 0) {
+            discard_and_fail(error);
+        }
     }
     if (const int error = file.close(); error != 0) {
         discard_and_fail(error);

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <vector>
 
@@ -22,6 +23,15 @@ std::vector<std::uint8_t> read_file(const std::filesystem::path& path);
 // reader (or a crash half-way) never sees a partly written output.
 void write_file_atomically(const std::filesystem::path& path, const std::uint8_t* data,
                            std::size_t size);
+
+// The same for a file made of several pieces (a header, then pixel rows held elsewhere), written
+// in order with no copy into one buffer first.
+struct ByteRange {
+    const std::uint8_t* data;
+    std::size_t size;
+};
+void write_file_atomically(const std::filesystem::path& path,
+                           std::initializer_list<ByteRange> pieces);
 
 // "out.bmp" + "-dX" -> "out-dX.bmp": the naming of a run's secondary output files.
 std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix);

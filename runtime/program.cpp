@@ -21,6 +21,11 @@ namespace {
 
 std::string read_kernel_source(const std::filesystem::path& path)
 {
+    // An ifstream opens a directory without complaint on Linux and then reads nothing, which
+    // would surface later as a baffling compiler error: say what is wrong instead.
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        throw std::runtime_error("kernel file '" + path.string() + "' is a directory, not a file");
     std::ifstream file(path, std::ios::binary);
     if (!file)
         throw std::runtime_error("cannot open kernel file '" + path.string() +
@@ -30,23 +35,18 @@ std::string read_kernel_source(const std::filesystem::path& path)
     return text.str();
 }
 
-}  // namespace
-
-cl::Program build_program(const OpenClContext& cl, const std::vector<std::string>& kernel_files,
-                          const std::string& options, const std::filesystem::path& folder)
+// Builds `source` with `#line 1 "file_name"` before it, so the compiler's messages name the file
+// and count its lines; `described_as` names it in errors (the full path, for a file).
+cl::Program build_source(const OpenClContext& cl, const std::string& source,
+                         const std::string& file_name, const std::string& described_as,
+                         const std::string& options, const std::filesystem::path& include_folder)
 {
-    std::string source;
-    std::string names;
-    for (const auto& file : kernel_files) {
-        const auto path = folder / file;
-        // #line keeps the compiler's messages pointing at the right file and line.
-        source += "#line 1 \"" + file + "\"\n" + read_kernel_source(path) + "\n";
-        names += (names.empty() ? "" : ", ") + path.string();
-    }
-    cl::Program program = while_doing("creating a program from " + names, [&] {
-        return cl::Program(cl.context, source);
+    const std::string numbered_source = "#line 1 \"" + file_name + "\"\n" + source;
+    cl::Program program = while_doing("creating a program from " + described_as, [&] {
+        return cl::Program(cl.context, numbered_source);
     });
-    const std::string all_options = "-cl-std=CL1.2 " + options;
+    const std::string all_options =
+        "-cl-std=CL1.2 " + include_option(include_folder) + " " + options;
     try {
         program.build({cl.device}, all_options.c_str());
     } catch (const cl::Error& error) {
@@ -57,12 +57,37 @@ cl::Program build_program(const OpenClContext& cl, const std::vector<std::string
             log = "(the driver returned no build log)";
         }
         if (error.err() == CL_BUILD_PROGRAM_FAILURE)
-            throw BuildError("kernel " + names + " failed to build with options '" + all_options +
-                                 "' (build log above)",
+            throw BuildError("kernel " + described_as + " failed to build with options '" +
+                                 all_options + "' (build log above)",
                              log);
-        throw OpenClError("building " + names, error);
+        throw OpenClError("building " + described_as, error);
     }
     return program;
+}
+
+}  // namespace
+
+std::string include_option(const std::filesystem::path& folder)
+{
+    const std::string name = folder.string();
+    // PoCL 3.1 hands quotes to its compiler as part of the folder name, so quote only a name
+    // that needs it: drivers that strip the quotes (oclgrind, newer PoCL) then keep it one option.
+    if (name.find_first_of(" \t") == std::string::npos) return "-I " + name;
+    return "-I \"" + name + "\"";
+}
+
+cl::Program build_program(const OpenClContext& cl, const std::string& kernel_file,
+                          const std::string& options, const std::filesystem::path& folder)
+{
+    const auto path = folder / kernel_file;
+    return build_source(cl, read_kernel_source(path), kernel_file, path.string(), options, folder);
+}
+
+cl::Program build_program_from_source(const OpenClContext& cl, const std::string& source,
+                                      const std::string& source_name, const std::string& options,
+                                      const std::filesystem::path& include_folder)
+{
+    return build_source(cl, source, source_name, source_name, options, include_folder);
 }
 
 }  // namespace sdk

@@ -26,11 +26,23 @@ private:
     std::string log_;
 };
 
-// Reads the named .cl files from `folder` (default: next to the executable), concatenates them
-// into one program (so small shared helpers such as border.cl are written once) and builds it
-// for OpenCL C 1.2 with `options` (e.g. "-DBORDER=1").
-cl::Program build_program(const OpenClContext& cl, const std::vector<std::string>& kernel_files,
+// Reads the kernel file `kernel_file` from `folder` (default: next to the executable) and builds
+// it for OpenCL C 1.2 with `options` (e.g. "-DBORDER_REFLECT101") and `-I folder`, so the file
+// `#include`s the helpers it needs ("border.cl") and states its own dependencies. Throws
+// BuildError, with the compiler's log, when it fails to compile.
+cl::Program build_program(const OpenClContext& cl, const std::string& kernel_file,
                           const std::string& options,
                           const std::filesystem::path& folder = executable_directory());
+
+// The option that makes `folder` the place `#include "file.cl"` is looked for: "-I folder", with
+// the name in double quotes when it holds a space.
+std::string include_option(const std::filesystem::path& folder);
+
+// The same for kernel source held in memory: `source_name` is the name compiler messages and
+// errors give it, and `include_folder` is where its `#include`s are found.
+cl::Program build_program_from_source(const OpenClContext& cl, const std::string& source,
+                                      const std::string& source_name, const std::string& options,
+                                      const std::filesystem::path& include_folder =
+                                          executable_directory());
 
 }  // namespace sdk

@@ -2,19 +2,27 @@
 #include "runtime/device.hpp"
 #include "runtime/opencl.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace sdk {
 
-// How image data crosses between host and device (--memory):
+// The one way image data crosses between host and device; every filter uses it.
+
+// How image data crosses (--memory):
 //   map   buffers created with CL_MEM_ALLOC_HOST_PTR; the host writes inputs and reads outputs
 //         through mapped pointers. Where the GPU shares memory with the CPU (Mali, Adreno,
 //         integrated GPUs, PoCL) nothing is copied at all: the Mali SDK's way.
-//   copy  plain device buffers filled and read with explicit writes and reads: the fast path to
-//         a discrete GPU's own memory.
-//   automatic  map where the device reports CL_DEVICE_HOST_UNIFIED_MEMORY, copy otherwise.
-enum class MemoryMode { automatic, map, copy };
+//   pinned  plain device buffers filled and read with explicit writes and reads whose host side
+//         is a mapped CL_MEM_ALLOC_HOST_PTR staging buffer: memory the driver has pinned, which
+//         a discrete GPU's copy engines reach directly, at the host link's full speed (NVIDIA's
+//         and AMD's guides teach it). Host data is read or decoded straight into the staging.
+//   copy  plain device buffers filled and read with explicit writes and reads from ordinary
+//         (pageable) host memory, which the driver copies through a pinned buffer of its own.
+//   automatic  map where the device reports CL_DEVICE_HOST_UNIFIED_MEMORY, pinned otherwise.
+enum class MemoryMode { automatic, map, pinned, copy };
 
 struct MemoryChoice {
     MemoryMode mode = MemoryMode::copy;  // map or copy, never automatic
@@ -24,19 +32,85 @@ struct MemoryChoice {
 MemoryChoice choose_memory_mode(MemoryMode requested, const cl::Device& device);
 std::string memory_mode_name(MemoryMode mode);
 
+// [Row pitch]
+// On the device, an image's rows start `row_pitch` bytes apart, a multiple of 64: every row then
+// begins on a cache-line boundary, and a kernel's 16-byte vector of pixels x0 .. x0+15 (x0 a
+// multiple of 16) is aligned, so it moves in one wide access instead of byte by byte. Host
+// images stay tightly packed; the transfers below convert between the two layouts.
+constexpr std::size_t row_alignment = 64;
+
+inline std::size_t pitch_for(std::size_t row_bytes)
+{
+    return (row_bytes + row_alignment - 1) / row_alignment * row_alignment;
+}
+// [Row pitch]
+
+// The one size guard: kernels index with 32-bit ints, the fast type on every GPU, so a buffer of
+// more than 2^31-1 `elements` (pixels, floats, words: whatever its kernels index) is refused, and
+// so is one of more `bytes` than the device allocates at once. `what` names the image
+// ("an image of 300x200").
+void check_kernel_can_address(const OpenClContext& cl, std::uint64_t elements,
+                              std::uint64_t bytes, const std::string& what);
+
 // A device buffer for `bytes` of image data, allocated as `mode` wants; `kernel_access` is
 // CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY or CL_MEM_READ_WRITE.
 cl::Buffer create_image_buffer(const OpenClContext& cl, MemoryMode mode, cl_mem_flags kernel_access,
                                std::size_t bytes, const std::string& what);
 
+// A transfer's first and last commands, for timing it from its events: in map mode the map and
+// the unmap, in copy mode the write or read (both events the same).
+struct Transfer {
+    cl::Event start;
+    cl::Event end;
+};
+
+// A device buffer with the host memory that fills it or receives it, as `mode` says:
+//   map     one CL_MEM_ALLOC_HOST_PTR buffer; host() is its mapping, to_device() unmaps it and
+//           to_host() maps it again: on shared memory nothing is copied.
+//   pinned  a device buffer and a mapped CL_MEM_ALLOC_HOST_PTR staging buffer of the same size;
+//           to_device() and to_host() are one write or read between them.
+//   copy    a device buffer and an ordinary host allocation.
+// A file is read straight into host() and written straight from it, so that the only copies
+// are the ones the mode needs.
+class StagedBuffer {
+public:
+    StagedBuffer(const OpenClContext& cl, MemoryMode mode, cl_mem_flags kernel_access,
+                 std::size_t bytes, const std::string& what);
+    ~StagedBuffer();
+    StagedBuffer(const StagedBuffer&) = delete;
+    StagedBuffer& operator=(const StagedBuffer&) = delete;
+
+    // The host's view, to fill before to_device() or to read after to_host(); in map mode it
+    // maps the buffer when it is not mapped already.
+    unsigned char* host();
+    // Both block until the data has arrived; the events time the transfer.
+    Transfer to_device();
+    Transfer to_host();
+
+    const cl::Buffer& device() const { return device_; }
+    std::size_t size() const { return bytes_; }
+
+private:
+    void* map(const cl::Buffer& buffer, cl_map_flags flags, cl::Event* event);
+
+    OpenClContext cl_;
+    MemoryMode mode_;
+    std::size_t bytes_;
+    std::string what_;
+    cl::Buffer device_;
+    cl::Buffer staging_;              // pinned mode
+    std::vector<unsigned char> pageable_;  // copy mode
+    void* mapped_ = nullptr;          // map mode: device_'s mapping; pinned: staging_'s
+};
+
 // Host rows of `row_bytes` (tightly packed) into a device buffer whose rows are `row_pitch` bytes
 // apart, or back. Both return when the data has arrived (the host memory may be reused at once).
 // In map mode the rows are copied straight into or out of the mapped buffer: no staging copy.
-void upload_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
-                 const void* host, std::size_t row_bytes, std::size_t height,
-                 std::size_t row_pitch, const std::string& what);
-void download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer, void* host,
-                   std::size_t row_bytes, std::size_t height, std::size_t row_pitch,
-                   const std::string& what);
+Transfer upload_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                     const void* host, std::size_t row_bytes, std::size_t height,
+                     std::size_t row_pitch, const std::string& what);
+Transfer download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                       void* host, std::size_t row_bytes, std::size_t height,
+                       std::size_t row_pitch, const std::string& what);
 
 }  // namespace sdk

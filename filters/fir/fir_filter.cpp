@@ -1,7 +1,8 @@
 #include "filters/fir/fir_filter.hpp"
 
 #include "runtime/errors.hpp"
-#include "runtime/pitched_image.hpp"
+#include "runtime/kernel_args.hpp"
+#include "runtime/transfers.hpp"
 #include "runtime/program.hpp"
 
 #include <climits>
@@ -18,9 +19,9 @@ constexpr std::size_t kOutputsPerItem = 4;
 
 FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficients& coefficients,
                      MemoryMode memory)
-    : cl_(cl), memory_(memory == MemoryMode::map ? memory : MemoryMode::copy)
+    : cl_(cl), memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
 {
-    program_ = build_program(cl_, {"border.cl", "fir_float.cl"}, border_build_option(border));
+    program_ = build_program(cl_, "fir_float.cl", border_build_option(border));
     while_doing("creating kernel fir_float", [&] { kernel_ = cl::Kernel(program_, "fir_float"); });
     set_coefficients(coefficients);
 }
@@ -30,15 +31,23 @@ void FirFilter::set_coefficients(const FirCoefficients& coefficients)
     // [Weights]
     // One float4 per window row (.s3 unused), rounded to float once here.
     const std::array<float, 9> weights = coefficients.float_weights();
-    const auto row = [&](std::size_t r) {
-        return cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
-    };
-    while_doing("setting the FIR weights", [&] {
-        kernel_.setArg(4, row(0));
-        kernel_.setArg(5, row(1));
-        kernel_.setArg(6, row(2));
-    });
+    for (std::size_t r = 0; r < weight_rows_.size(); ++r)
+        weight_rows_[r] = cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
     // [Weights]
+    // Before the first upload there is nothing else to bind: upload binds everything.
+    if (output_()) bind_arguments();
+}
+
+void FirFilter::bind_arguments()
+{
+    // [Arguments]
+    // In the order of fir_float's signature (filters/fir/fir_float.cl), written once here.
+    while_doing("setting the FIR kernel's arguments", [&] {
+        set_args(kernel_, luminance_, static_cast<cl_int>(width_), static_cast<cl_int>(height_),
+                 static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)), weight_rows_[0],
+                 weight_rows_[1], weight_rows_[2], output_);
+    });
+    // [Arguments]
 }
 
 void FirFilter::upload(const Image& luminance)
@@ -80,13 +89,7 @@ void FirFilter::upload(const Image& luminance)
                              height_);
     // [Work size]
 
-    while_doing("setting the FIR kernel's arguments", [&] {
-        kernel_.setArg(0, luminance_);
-        kernel_.setArg(1, static_cast<cl_int>(width_));
-        kernel_.setArg(2, static_cast<cl_int>(height_));
-        kernel_.setArg(3, static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)));
-        kernel_.setArg(7, output_);
-    });
+    bind_arguments();
 }
 
 void FirFilter::fill_output(float value)

@@ -6,6 +6,7 @@
 #include "runtime/work_size.hpp"
 #include "filters/fir/fir_coefficients.hpp"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -40,12 +41,18 @@ public:
     std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
 
 private:
+    // Sets all of fir_float's arguments in one call; after upload, since the buffers and sizes
+    // are among them.
+    void bind_arguments();
+
     OpenClContext cl_;
     MemoryMode memory_;
     cl::Program program_;
     cl::Kernel kernel_;
     cl::Buffer luminance_;
     cl::Buffer output_;
+    // The weights as the kernel takes them: one float4 per window row (above, here, below).
+    std::array<cl_float4, 3> weight_rows_{};
     LaunchSize launch_;
     std::size_t width_ = 0;
     std::size_t height_ = 0;

@@ -2,16 +2,17 @@
 // a row with float4 vectors, the 128-bit width Mali's pipelines are built for. Unlike the
 // tutorial's kernel, this one centres the output on the window (the tutorial's lands one pixel
 // up and to the left), handles every image size and border, and takes the weights as arguments,
-// so one build serves every filter. Built together with border.cl (filters/fir/fir_filter.cpp).
-// The contract is in filters/fir/fir_reference.hpp.
+// so one build serves every filter. The contract is in filters/fir/fir_reference.hpp.
+#include "border.cl"
 
 // [Row term]
 // One input row's contribution to the four outputs x0 .. x0+3. Rows start on 64-byte boundaries
-// (runtime/pitched_image.hpp) and x0 is a multiple of 4, so columns x0 .. x0+3 are one aligned
+// (runtime/transfers.hpp) and x0 is a multiple of 4, so columns x0 .. x0+3 are one aligned
 // float4: a single 16-byte load. The neighbours x0-1 and x0+4 are two scalar loads, and the
 // shifted vectors are built from registers. The first version loaded columns x0-1 .. x0+2 and
 // x0+1 .. x0+4 with two vload4s instead; they cannot be aligned, NVIDIA's compiler split each
-// into four scalar loads, and the kernel ran at 86% of copy bandwidth against 99% now (H100).
+// into four scalar loads, and the kernel was measured well short of copy bandwidth on the H100
+// (docs/performance.md#fir-choices).
 inline float4 row_term(const __global float* row, float4 weights)
 {
     const float4 centre = *(const __global float4*)row;
@@ -37,7 +38,7 @@ inline float fir_pixel_with_border(__global const float* luminance, int width, i
                                    int row_pitch, int x, int y, float4 weights_above,
                                    float4 weights_here, float4 weights_below)
 {
-#if BORDER == BORDER_NONE
+#if defined(BORDER_NONE)
     // The Mali SDK's behaviour: a pixel whose window leaves the image is not computed.
     if (x < 1 || y < 1 || x + 1 >= width || y + 1 >= height) return 0.0f;
 #endif
@@ -52,7 +53,7 @@ inline float fir_pixel_with_border(__global const float* luminance, int width, i
 // left, .s1 the centre, .s2 the right (.s3 is unused; a float3 would take 16 bytes anyway).
 // Arguments are the same for every work-item, so drivers keep them where uniform values live
 // (uniform registers, constant banks) rather than in global memory; unlike the tutorial's
-// compiled-in constants, a new filter needs one setArg, not a rebuild.
+// compiled-in constants, a new filter needs new arguments, not a rebuild.
 // Both images have rows `row_pitch` floats apart, a multiple of 16 (64 bytes).
 __kernel void fir_float(__global const float* restrict luminance, const int width,
                         const int height, const int row_pitch, const float4 weights_above,

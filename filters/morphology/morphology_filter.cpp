@@ -29,9 +29,9 @@ namespace {
 constexpr std::size_t kPixelsPerWord = 32;
 
 // How many rows of words each dilate or erode work-item takes. The kernel gets it as the build
-// option ROWS_PER_ITEM, so the launch size and the kernel cannot disagree. On the H100
-// (16384x16384, runs alternated) the square was fastest with 4 rows (67-69% of copy bandwidth),
-// the diamond, which spreads each row further, with 3 (59-61% against 57-58% with 4).
+// option ROWS_PER_ITEM, so the launch size and the kernel cannot disagree. Measured on the H100
+// in alternated runs, the square is fastest with 4 rows and the diamond, which spreads each row
+// further, with 3 (docs/performance.md#morphology-choices).
 std::size_t rows_per_dilation_item(MorphologyShape shape)
 {
     return shape == MorphologyShape::square ? 4 : 3;
@@ -50,9 +50,9 @@ std::string build_options(MorphologyShape shape)
 
 MorphologyFilter::MorphologyFilter(const OpenClContext& cl, MorphologyShape shape,
                                    MemoryMode memory)
-    : cl_(cl), shape_(shape), memory_(memory == MemoryMode::map ? memory : MemoryMode::copy)
+    : cl_(cl), shape_(shape), memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
 {
-    program_ = build_program(cl_, {"morphology_packed.cl"}, build_options(shape));
+    program_ = build_program(cl_, "morphology_packed.cl", build_options(shape));
     while_doing("creating the morphology kernels", [&] {
         pack_kernel_ = cl::Kernel(program_, "binarise_and_pack");
         dilate_kernel_ = cl::Kernel(program_, "dilate");
@@ -65,18 +65,14 @@ PipelineStep MorphologyFilter::upload(const Image& luminance)
 {
     if (luminance.channels != 1)
         throw std::invalid_argument("the morphology filter takes an 8-bit luminance image");
-    // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
-    if (luminance.width * luminance.height > static_cast<std::size_t>(INT_MAX))
-        throw std::runtime_error("image of " + std::to_string(luminance.width) + "x" +
-                                 std::to_string(luminance.height) +
-                                 " pixels is too large: the kernels address at most 2^31-1 pixels");
-    if (luminance.pixels.size() != luminance.width * luminance.height)
+    const std::uint64_t pixels = std::uint64_t{luminance.width} * luminance.height;
+    check_kernel_can_address(cl_, pixels, pixels,
+                             "an image of " + std::to_string(luminance.width) + "x" +
+                                 std::to_string(luminance.height));
+    if (luminance.pixels.size() != pixels)
         throw std::invalid_argument("luminance image has " +
                                     std::to_string(luminance.pixels.size()) +
                                     " pixels, not width * height");
-    check_fits_device(cl_, luminance.pixels.size(),
-                      "an image of " + std::to_string(luminance.width) + "x" +
-                          std::to_string(luminance.height));
 
     const bool same_size = luminance_() && luminance.width == width_ && luminance.height == height_;
     width_ = luminance.width;
@@ -85,7 +81,7 @@ PipelineStep MorphologyFilter::upload(const Image& luminance)
     const std::size_t bytes = luminance.pixels.size();
 
     PipelineStep step{"upload", {}, bytes};
-    while_doing("creating buffers and uploading the image", [&] {
+    while_doing("creating buffers for the image", [&] {
         if (!same_size) {
             release_buffers();
             luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
@@ -94,20 +90,12 @@ PipelineStep MorphologyFilter::upload(const Image& luminance)
             packed_passes_[1] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
             unpacked_ = create_image_buffer(cl_, memory_, CL_MEM_WRITE_ONLY, bytes, "the output");
         }
-        if (memory_ == MemoryMode::map) {
-            // The host writes straight into the mapped buffer; unmapping hands it back.
-            void* mapped = cl_.queue.enqueueMapBuffer(luminance_, CL_TRUE,
-                                                      CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes,
-                                                      nullptr, &step.start_event);
-            std::memcpy(mapped, luminance.pixels.data(), bytes);
-            cl_.queue.enqueueUnmapMemObject(luminance_, mapped, nullptr, &step.event);
-            step.event.wait();
-        } else {
-            // Blocking, so that the caller may free the image as soon as this returns.
-            cl_.queue.enqueueWriteBuffer(luminance_, CL_TRUE, 0, bytes, luminance.pixels.data(),
-                                         nullptr, &step.event);
-        }
     });
+    // Tight rows: the packing kernel reads the luminance byte by byte, so no pitch is needed.
+    const Transfer transfer = upload_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_,
+                                          height_, width_, "the luminance");
+    step.event = transfer.end;
+    if (memory_ == MemoryMode::map) step.start_event = transfer.start;
     packed_result_ = cl::Buffer();  // nothing packed from this image yet
     return step;
 }
@@ -145,8 +133,9 @@ cl::Event MorphologyFilter::launch(cl::Kernel& kernel, const std::string& what,
     // [Work size]
     // One work-item per packed word of 32 pixels, in one row (pack, unpack) or in each of a
     // column of rows_per_item rows (dilate, erode: ROWS_PER_ITEM in the kernel). A 3264-pixel row
-    // is 102 words. The dilation's groups are 16 x 8: on the H100 they beat 32 x 8 (square 67%
-    // against 66% of copy bandwidth, diamond 52% against 48%) and 32 x 4 (diamond 58% against 56%).
+    // is 102 words. The dilation's groups are 16 x 8: on the H100 they were measured ahead of
+    // 32 x 8 for both shapes and of 32 x 4 for the diamond
+    // (docs/performance.md#morphology-choices).
     const bool columns = rows_per_item > 1;
     const LaunchSize launch =
         launch_size_2d(kernel, cl_.device, words_per_row_, divide_round_up(height_, rows_per_item),
@@ -234,20 +223,10 @@ std::vector<std::uint8_t> MorphologyFilter::download(PipelineStep* step)
 {
     std::vector<std::uint8_t> output(pixel_count());
     PipelineStep download_step{"download", {}, pixel_count()};
-    while_doing("reading the result back", [&] {
-        if (memory_ == MemoryMode::map) {
-            const void* mapped = cl_.queue.enqueueMapBuffer(unpacked_, CL_TRUE, CL_MAP_READ, 0,
-                                                            output.size(), nullptr,
-                                                            &download_step.start_event);
-            std::memcpy(output.data(), mapped, output.size());
-            cl_.queue.enqueueUnmapMemObject(unpacked_, const_cast<void*>(mapped), nullptr,
-                                            &download_step.event);
-            download_step.event.wait();
-        } else {
-            cl_.queue.enqueueReadBuffer(unpacked_, CL_TRUE, 0, output.size(), output.data(),
-                                        nullptr, &download_step.event);
-        }
-    });
+    const Transfer transfer =
+        download_rows(cl_, memory_, unpacked_, output.data(), width_, height_, width_, "the output");
+    download_step.event = transfer.end;
+    if (memory_ == MemoryMode::map) download_step.start_event = transfer.start;
     if (step) *step = download_step;
     return output;
 }
@@ -257,9 +236,9 @@ PackedBitmap MorphologyFilter::download_packed(const cl::Buffer& buffer, const s
     if (!packed_result_())
         throw std::logic_error("binarise and pack before reading the " + what + " back");
     PackedBitmap bitmap{width_, height_, row_pitch(), std::vector<std::uint8_t>(packed_bytes())};
-    while_doing("reading the " + what + " back", [&] {
-        cl_.queue.enqueueReadBuffer(buffer, CL_TRUE, 0, bitmap.bits.size(), bitmap.bits.data());
-    });
+    // Packed buffers live on the device only (plain buffers), so they are read as copy mode does.
+    download_rows(cl_, MemoryMode::copy, buffer, bitmap.bits.data(), row_pitch(), height_,
+                  row_pitch(), "the " + what);
     return bitmap;
 }
 

@@ -53,7 +53,8 @@ inline uint pack8(uchar8 luminance, uchar threshold, int invert)
 // that runs past the end of its row reads only the pixels that exist and leaves the rest 0.
 // Where the row starts on an 8-byte boundary (every row when the width is a multiple of 8), the
 // bytes are loaded as whole uint2s: vload8 may not assume alignment, and NVIDIA's compiler then
-// loads byte by byte (H100, 3264x2448: 10.8 instead of 16.6 us; unpack 26 instead of 96 us).
+// loads byte by byte, measured slower for pack and unpack alike on the H100
+// (docs/performance.md#morphology-choices).
 __kernel void binarise_and_pack(__global const uchar* restrict luminance, const int width,
                                 const int height, const int words_per_row, const uint threshold,
                                 const int invert, __global uint* restrict packed)
@@ -101,7 +102,7 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
 #define RADIUS 2
 // Spelled out, not 2 - abs(dy): NVIDIA's OpenCL compiler left abs(dy) to run time even in fully
 // unrolled loops, so spread[][] below was indexed at run time and lived in stack memory instead
-// of registers (on the H100 the diamond ran at 50% of copy bandwidth that way, 52% without).
+// of registers, which measured slower on the H100 (docs/performance.md#morphology-choices).
 // A conditional that negates dy becomes an abs intrinsic that oclgrind 21.10 cannot run.
 #define REACH(dy) ((dy) == 0 ? 2 : (dy) == 1 || (dy) == -1 ? 1 : 0)
 #else
@@ -219,7 +220,7 @@ inline bool neighbourhood_in_region(int word, int first_row, int last_row, Regio
 }
 
 // One branch per work-item, not one per load: with the test inside the row loop (as a first
-// version had it) the dilation took about three times as long on PoCL.
+// version had it) the dilation was much slower on PoCL (docs/performance.md#morphology-choices).
 inline uint dilate_word(__global const uint* packed, int words_per_row, int word, int y,
                         Region region, uint complement)
 {
@@ -255,9 +256,9 @@ inline void morphology_word(__global const uint* restrict source,
 // Each work-item takes one word in each of ROWS_PER_ITEM consecutive rows. Output rows y and y+1
 // share all but one of their input rows, so a column of outputs loads each input row once,
 // spreads it sideways once per reach, and ORs the spreads together per output row. One word per
-// work-item loaded every input row once per output row it feeds (three times for the square):
-// on the H100 (16384x16384) a 3x3 dilation ran at 39% of copy bandwidth that way, at 67% with
-// 4 rows per work-item (2, 8 and 16 rows: 61%, 62%, 54%). ROWS_PER_ITEM comes from the host as
+// work-item loaded every input row once per output row it feeds (three times for the square),
+// and measured far slower on the H100; past a few rows per work-item the kernel slows again
+// (docs/performance.md#morphology-choices). ROWS_PER_ITEM comes from the host as
 // a build option (filters/morphology/morphology_filter.cpp: 4 for the square, 3 for the diamond),
 // which sizes the launch by it.
 #ifndef ROWS_PER_ITEM
@@ -279,8 +280,8 @@ inline void dilate_interior_column(__global const uint* restrict source,
         const uint right = to_pixel_order(row[1]) ^ complement;
         // Each reach extends the one before it by one pixel. (Calling horizontal_dilation for
         // each reach nests a loop whose count depends on this one; NVIDIA's compiler left that
-        // inner loop rolled, and its branches held back the next rows' loads: the diamond ran
-        // at 51% of copy bandwidth on the H100, and at 58-61% (two machines) written this way.)
+        // inner loop rolled, and its branches held back the next rows' loads: the diamond
+        // measured clearly slower on the H100 (docs/performance.md#morphology-choices).)
         spread[r][0] = centre;
 #pragma unroll
         for (int reach = 1; reach <= RADIUS; ++reach)

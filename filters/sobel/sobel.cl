@@ -1,7 +1,8 @@
 // The vectorised Sobel: each work-item computes 16 neighbouring outputs of a row (sobel_16x1,
 // the Mali tutorial's design) or a 16x4 block (sobel_16x4, the Adreno post's data reuse), and
 // sobel_16x4_packed does the 16x4 arithmetic two pixels per 32-bit operation.
-// Built together with border.cl and sobel_pixel.cl (see filters/sobel/sobel_filter.cpp).
+#include "border.cl"
+#include "sobel_pixel.cl"
 
 
 // Rows start `row_pitch` bytes apart, a multiple of 64 (filters/sobel/sobel_filter.cpp), so a
@@ -24,7 +25,8 @@ inline int neighbour_byte(const __global uchar* row, int x, int width)
 // 16-byte vectors, from one aligned load and the two neighbour bytes. The shifted vectors are
 // built with swizzles, whose lanes the compiler sees as constants: one byte-shift instruction on
 // a CPU, byte permutes on a GPU. (shuffle2 with a constant mask means the same, but PoCL 3.1
-// compiles it lane by lane: the 16x1 kernel took 46 ms instead of 9 ms at 3264x2448 on 2 cores.)
+// compiles it lane by lane, which made the 16x1 kernel much slower there:
+// docs/performance.md#sobel-choices.)
 // Each lane is named on its own because oclgrind 21.10 crashes on grouped swizzles (c.s0123).
 inline void row_pixels(const __global uchar* row, int x0, int width, uchar16* left,
                        uchar16* centre, uchar16* right)
@@ -68,7 +70,7 @@ inline void store_gradients(short16 difference_above, short16 difference_here,
     char16 dx = convert_char16(
         (difference_above + difference_here + difference_here + difference_below) >> (short)3);
     char16 dy = convert_char16((smoothing_above - smoothing_below) >> (short)3);
-#if BORDER == BORDER_NONE
+#if defined(BORDER_NONE)
     // Only pixels whose whole window is inside are computed: not the first and last columns.
     if (x0 == 0) dx.s0 = dy.s0 = 0;
     if (x0 + 16 == width) dx.sf = dy.sf = 0;
@@ -81,9 +83,9 @@ inline void store_gradients(short16 difference_above, short16 difference_here,
 // [Edge block]
 // The slow path, for the top and bottom rows (whose neighbours above or below come from the
 // border) and for the partial run at the right end of rows whose width is not a multiple of 16:
-// one pixel at a time through the border, on PoCL a hundred times the fast path's cost per
-// pixel. So few pixels take it that a GPU does not notice, and it keeps the fast path free of
-// per-pixel checks.
+// one pixel at a time through the border, on PoCL far dearer per pixel than the fast path
+// (docs/performance.md#sobel-choices). So few pixels take it that a GPU does not notice, and it
+// keeps the fast path free of per-pixel checks.
 inline void sobel_block_with_border(__global const uchar* luminance, int width, int height,
                                     int row_pitch, int x0, int y0, int block_height,
                                     __global char* gradient_x, __global char* gradient_y)
@@ -141,7 +143,8 @@ __kernel void sobel_16x1(__global const uchar* restrict luminance, const int wid
 // A 16x4 tile on the image's top or bottom edge still has rows whose whole window is inside the
 // image: those take the 16x1 path, so only the first and last rows of the image, and the right
 // tail of rows whose width is not a multiple of 16, go pixel by pixel. (Doing whole edge tiles
-// pixel by pixel cost PoCL a fifth of the packed kernel's time at 3264x2448.)
+// pixel by pixel cost PoCL a large share of the packed kernel's time:
+// docs/performance.md#sobel-choices.)
 inline void sobel_edge_tile(__global const uchar* luminance, int width, int height,
                             int row_pitch, int x0, int y0, __global char* gradient_x,
                             __global char* gradient_y)
@@ -206,8 +209,8 @@ inline void packed_row_terms(const __global uchar* row, int x0, int width,
     const uint after = (uint)neighbour_byte(row, x0 + 16, width);
     // Pixels x-1 and x+1 for every x: each little-endian word moved by one byte (a rotate, one
     // funnel-shift instruction on most GPUs), the byte that wraps round replaced by the
-    // neighbouring word's (or the neighbour byte at either end). Measured on an H100 this is
-    // 15% faster than building the shifted vectors with shuffle2.
+    // neighbouring word's (or the neighbour byte at either end). Measured faster on the H100
+    // than building the shifted vectors with shuffle2 (docs/performance.md#sobel-choices).
     const uint4 word_before = (uint4)(before << 24, centre.s0, centre.s1, centre.s2);
     const uint4 word_after = (uint4)(centre.s1, centre.s2, centre.s3, after);
     const uint4 left = (rotate(centre, (uint4)(8)) & (uint4)(0xFFFFFF00u)) | (word_before >> 24);
@@ -248,7 +251,7 @@ inline void store_packed_gradients(PackedTerms difference_above, PackedTerms dif
     const uint4 gy_odd = smoothing_above.odd + bias - smoothing_below.odd;
     char16 dx = as_char16(packed_to_bytes(gx_even, gx_odd));
     char16 dy = as_char16(packed_to_bytes(gy_even, gy_odd));
-#if BORDER == BORDER_NONE
+#if defined(BORDER_NONE)
     if (x0 == 0) dx.s0 = dy.s0 = 0;
     if (x0 + 16 == width) dx.sf = dy.sf = 0;
 #endif
@@ -288,26 +291,44 @@ __kernel void sobel_16x4_packed(__global const uchar* restrict luminance, const 
 // [Kernel 16x4 packed]
 
 // [Magnitude kernel]
-// floor(sqrt(dX^2 + dY^2)) on the device, for users who keep the whole pipeline there.
-// The root is found bit by bit in integers: exact where a float sqrt() may be a few ulp off, and
-// eight steps cover every root up to 255 (the largest here is 181).
+// floor(sqrt(dX^2 + dY^2)) on the device, 16 pixels per work-item. A float sqrt() may be a few
+// ulp off, so its root is stepped to the exact integer floor: dX^2 + dY^2 is at most 32768, so
+// one step either way is enough. Vector comparisons give -1 for true, scalar ones 1.
+inline int16 floor_sqrt16(int16 squared)
+{
+    int16 root = convert_int16(sqrt(convert_float16(squared)));
+    root += root * root > squared;
+    root -= (root + 1) * (root + 1) <= squared;
+    return root;
+}
+
+inline int floor_sqrt(int squared)
+{
+    int root = (int)sqrt((float)squared);
+    root -= root * root > squared;
+    root += (root + 1) * (root + 1) <= squared;
+    return root;
+}
+
 __kernel void sobel_magnitude(__global const char* restrict gradient_x,
                               __global const char* restrict gradient_y, const int width,
                               const int height, const int row_pitch,
                               __global uchar* restrict magnitude)
 {
-    const int x = get_global_id(0);
+    const int x0 = get_global_id(0) * 16;
     const int y = get_global_id(1);
-    if (x >= width || y >= height) return;
-    const int i = y * row_pitch + x;
-    const int dx = gradient_x[i];
-    const int dy = gradient_y[i];
-    const int squared = dx * dx + dy * dy;
-    int root = 0;
-    for (int bit = 128; bit > 0; bit >>= 1) {
-        const int candidate = root | bit;
-        if (candidate * candidate <= squared) root = candidate;
+    if (x0 >= width || y >= height) return;
+    const int i = y * row_pitch + x0;
+    if (x0 + 16 <= width) {
+        const int16 dx = convert_int16(vload16(0, gradient_x + i));
+        const int16 dy = convert_int16(vload16(0, gradient_y + i));
+        vstore16(convert_uchar16(floor_sqrt16(dx * dx + dy * dy)), 0, magnitude + i);
+        return;
     }
-    magnitude[i] = (uchar)root;
+    for (int x = 0; x < width - x0; ++x) {
+        const int dx = gradient_x[i + x];
+        const int dy = gradient_y[i + x];
+        magnitude[i + x] = (uchar)floor_sqrt(dx * dx + dy * dy);
+    }
 }
 // [Magnitude kernel]

@@ -1,7 +1,8 @@
 #include "filters/sobel/sobel_filter.hpp"
 
 #include "runtime/errors.hpp"
-#include "runtime/pitched_image.hpp"
+#include "runtime/kernel_args.hpp"
+#include "runtime/transfers.hpp"
 #include "runtime/program.hpp"
 
 #include <climits>
@@ -62,15 +63,14 @@ const char* kernel_name(SobelVariant variant)
 
 SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
                          MemoryMode memory)
-    : cl_(cl), variant_(variant), memory_(memory == MemoryMode::map ? memory : MemoryMode::copy)
+    : cl_(cl), variant_(variant), memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
 {
     const bool vectorised = variant != SobelVariant::no_vectors;
     if (variant == SobelVariant::packed_16x4 && !cl_.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>())
         throw std::runtime_error("the 16x4-packed kernel reads pixels as little-endian words; "
                                  "this device is big-endian: use --variant 16x4");
-    program_ = build_program(
-        cl_, {"border.cl", "sobel_pixel.cl", vectorised ? "sobel.cl" : "sobel_no_vectors.cl"},
-        border_build_option(border));
+    program_ = build_program(cl_, vectorised ? "sobel.cl" : "sobel_no_vectors.cl",
+                             border_build_option(border));
     while_doing(std::string("creating kernel ") + kernel_name(variant), [&] {
         kernel_ = cl::Kernel(program_, kernel_name(variant));
         if (vectorised) magnitude_kernel_ = cl::Kernel(program_, "sobel_magnitude");
@@ -99,33 +99,30 @@ void SobelFilter::upload(const Image& luminance)
 {
     if (luminance.channels != 1)
         throw std::invalid_argument("the Sobel filter takes an 8-bit luminance image");
-    width_ = luminance.width;
-    height_ = luminance.height;
+    allocate(luminance.width, luminance.height);
+    upload_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_, height_, row_pitch_,
+                "the luminance");
+}
+
+void SobelFilter::allocate(std::size_t width, std::size_t height)
+{
+    width_ = width;
+    height_ = height;
     row_pitch_ = pitch_for(width_);
     const std::string size = std::to_string(width_) + "x" + std::to_string(height_);
-    // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
     const std::uint64_t buffer_bytes = std::uint64_t{row_pitch_} * height_;
-    if (buffer_bytes > static_cast<std::uint64_t>(INT_MAX))
-        throw std::runtime_error("image of " + size +
-                                 " pixels is too large: the kernels address at most 2^31-1 bytes");
-    check_fits_device(cl_, buffer_bytes, "an image of " + size);
+    check_kernel_can_address(cl_, buffer_bytes, buffer_bytes, "an image of " + size);
 
     const std::size_t bytes = static_cast<std::size_t>(buffer_bytes);
     luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
     gradient_x_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dX");
     gradient_y_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dY");
     magnitude_ = cl::Buffer();  // sized for the previous image, if any
-    upload_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_, height_, row_pitch_,
-                "the luminance");
     size_launch();
 
     while_doing("setting the Sobel kernel's arguments", [&] {
-        kernel_.setArg(0, luminance_);
-        kernel_.setArg(1, static_cast<cl_int>(width_));
-        kernel_.setArg(2, static_cast<cl_int>(height_));
-        kernel_.setArg(3, static_cast<cl_int>(row_pitch_));
-        kernel_.setArg(4, gradient_x_);
-        kernel_.setArg(5, gradient_y_);
+        set_args(kernel_, luminance_, static_cast<cl_int>(width_), static_cast<cl_int>(height_),
+                 static_cast<cl_int>(row_pitch_), gradient_x_, gradient_y_);
     });
 }
 
@@ -157,16 +154,15 @@ cl::Event SobelFilter::run_magnitude()
     cl::Event event;
     while_doing("running kernel sobel_magnitude", [&] {
         if (!magnitude_()) {
-            magnitude_ = create_image_buffer(cl_, memory_, CL_MEM_WRITE_ONLY, row_pitch_ * height_,
+            // Read by the device (a conversion for the output file) as well as downloaded.
+            magnitude_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, row_pitch_ * height_,
                                              "the magnitude");
-            magnitude_kernel_.setArg(0, gradient_x_);
-            magnitude_kernel_.setArg(1, gradient_y_);
-            magnitude_kernel_.setArg(2, static_cast<cl_int>(width_));
-            magnitude_kernel_.setArg(3, static_cast<cl_int>(height_));
-            magnitude_kernel_.setArg(4, static_cast<cl_int>(row_pitch_));
-            magnitude_kernel_.setArg(5, magnitude_);
+            set_args(magnitude_kernel_, gradient_x_, gradient_y_, static_cast<cl_int>(width_),
+                     static_cast<cl_int>(height_), static_cast<cl_int>(row_pitch_), magnitude_);
         }
-        const LaunchSize launch = launch_size_2d(magnitude_kernel_, cl_.device, width_, height_);
+        // 16 pixels per work-item (sobel.cl).
+        const LaunchSize launch =
+            launch_size_2d(magnitude_kernel_, cl_.device, divide_round_up(width_, 16), height_);
         cl_.queue.enqueueNDRangeKernel(magnitude_kernel_, cl::NullRange, launch.global,
                                        launch.local, nullptr, &event);
     });
@@ -180,6 +176,14 @@ SobelGradients SobelFilter::download()
     download_rows(cl_, memory_, gradient_x_, gradients.dx.data(), width_, height_, row_pitch_, "dX");
     download_rows(cl_, memory_, gradient_y_, gradients.dy.data(), width_, height_, row_pitch_, "dY");
     return gradients;
+}
+
+Image SobelFilter::download_luminance()
+{
+    Image luminance{width_, height_, 1, std::vector<std::uint8_t>(pixel_count())};
+    download_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_, height_, row_pitch_,
+                  "the luminance");
+    return luminance;
 }
 
 std::vector<std::uint8_t> SobelFilter::download_magnitude()

@@ -27,14 +27,20 @@ SobelVariant sobel_variant_named(const std::string& name);
 // The host side of the technique; the sample's main.cpp tells the story around it.
 class SobelFilter {
 public:
-    // `memory` is how images cross to the device: MemoryMode::map or MemoryMode::copy (see
-    // host_memory.hpp; resolve automatic with choose_memory_mode first).
+    // `memory` is how images cross to the device: map, pinned or copy (runtime/transfers.hpp;
+    // resolve automatic with choose_memory_mode first).
     SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
                 MemoryMode memory = MemoryMode::copy);
 
     // Allocates device buffers for this image size and puts the luminance in them; returns when
     // the data is on the device.
     void upload(const Image& luminance);
+    // The same buffers without the upload, for a luminance the device computes itself into
+    // luminance_buffer() (rows row_pitch() bytes apart).
+    void allocate(std::size_t width, std::size_t height);
+    const cl::Buffer& luminance_buffer() const { return luminance_; }
+    // After run_magnitude(): the magnitude on the device, rows row_pitch() bytes apart.
+    const cl::Buffer& magnitude_buffer() const { return magnitude_; }
     // Fills dX and dY with `value` (tests poison them so that pixels a kernel skips show up).
     void fill_outputs(std::uint8_t value);
     // One run of the kernel over the uploaded image; the event times it.
@@ -45,6 +51,8 @@ public:
     // Both return when the data is in host memory.
     SobelGradients download();
     std::vector<std::uint8_t> download_magnitude();
+    // The luminance the kernel read (computed on the device, or uploaded), as a host image.
+    Image download_luminance();
 
     // The work-group shape to ask for (default 32x8), e.g. from tuning; applies from the next
     // run, so one upload serves every shape tried.

@@ -1,5 +1,6 @@
 // The naive Sobel: one work-item per output pixel, nine scalar byte loads each.
-// Built together with border.cl and sobel_pixel.cl (see filters/sobel/sobel_filter.cpp).
+#include "border.cl"
+#include "sobel_pixel.cl"
 
 // [Naive kernel]
 __kernel void sobel_no_vectors(__global const uchar* restrict luminance, const int width,

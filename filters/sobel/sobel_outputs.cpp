@@ -27,34 +27,29 @@ SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryM
     return result;
 }
 
-std::vector<std::filesystem::path> sobel_output_paths(const std::filesystem::path& output)
+std::vector<std::filesystem::path> sobel_output_paths(const std::filesystem::path& output,
+                                                      bool gradients)
 {
+    if (!gradients) return {output};
     return {output, with_suffix(output, "-dX"), with_suffix(output, "-dY")};
 }
 
-namespace {
-Image grey_image(const Image& like, std::vector<std::uint8_t> pixels)
-{
-    return Image{like.width, like.height, 1, std::move(pixels)};
-}
-}  // namespace
 
-void write_sobel_outputs(const std::filesystem::path& output,
-                         const std::optional<std::filesystem::path>& raw_folder, const Image& luminance,
-                         const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude)
+void write_gradient_images(const std::filesystem::path& output, std::size_t width,
+                           std::size_t height, const SobelGradients& gradients)
 {
-    const auto paths = sobel_output_paths(output);
-    write_bmp(paths[0], grey_image(luminance, magnitude));
-    write_bmp(paths[1], grey_image(luminance, absolute_values(gradients.dx)));
-    write_bmp(paths[2], grey_image(luminance, absolute_values(gradients.dy)));
-    if (raw_folder) {
-        const auto& folder = *raw_folder;
-        std::filesystem::create_directories(folder);
-        write_npy(folder / "dx.npy", gradients.dx, luminance.height, luminance.width);
-        write_npy(folder / "dy.npy", gradients.dy, luminance.height, luminance.width);
-        write_npy(folder / "magnitude.npy", magnitude, luminance.height, luminance.width);
-        write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
-    }
+    write_bmp(with_suffix(output, "-dX"), Image{width, height, 1, absolute_values(gradients.dx)});
+    write_bmp(with_suffix(output, "-dY"), Image{width, height, 1, absolute_values(gradients.dy)});
+}
+
+void write_sobel_raw(const std::filesystem::path& folder, const Image& luminance,
+                     const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude)
+{
+    std::filesystem::create_directories(folder);
+    write_npy(folder / "dx.npy", gradients.dx, luminance.height, luminance.width);
+    write_npy(folder / "dy.npy", gradients.dy, luminance.height, luminance.width);
+    write_npy(folder / "magnitude.npy", magnitude, luminance.height, luminance.width);
+    write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
 }
 
 double verify_sobel(std::ostream& out, const Image& luminance, Border border,

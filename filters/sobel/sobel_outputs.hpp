@@ -19,13 +19,17 @@ struct SobelRun {
 SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryMode memory,
                              PipelineTimer& pipeline);
 
-// The files a Sobel run writes: output.bmp (magnitude), output-dX.bmp and output-dY.bmp (|dX|,
-// |dY|), and with --save-raw dx.npy, dy.npy, magnitude.npy, luminance.npy.
-std::vector<std::filesystem::path> sobel_output_paths(const std::filesystem::path& output);
+// The images a Sobel run writes: `output` (the magnitude) and, with `gradients`, output-dX.bmp
+// and output-dY.bmp (|dX|, |dY|).
+std::vector<std::filesystem::path> sobel_output_paths(const std::filesystem::path& output,
+                                                      bool gradients = true);
 
-void write_sobel_outputs(const std::filesystem::path& output,
-                         const std::optional<std::filesystem::path>& raw_folder, const Image& luminance,
-                         const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude);
+// output-dX.bmp and output-dY.bmp: |dX| and |dY| as grey images.
+void write_gradient_images(const std::filesystem::path& output, std::size_t width,
+                           std::size_t height, const SobelGradients& gradients);
+// dx.npy, dy.npy, magnitude.npy and luminance.npy in `folder` (created if missing).
+void write_sobel_raw(const std::filesystem::path& folder, const Image& luminance,
+                     const SobelGradients& gradients, const std::vector<std::uint8_t>& magnitude);
 
 // Compares with the C++ reference bit for bit: prints a line when equal, throws when not.
 // Returns the reference's own run time in ms (single thread), for the CPU comparison.

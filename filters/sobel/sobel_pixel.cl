@@ -1,13 +1,18 @@
 // dX and dY of one pixel read through the border: the edge path of every Sobel kernel.
 // Images are stored with rows `row_pitch` bytes apart (filters/sobel/sobel_filter.cpp explains
 // why); the contract is in filters/sobel/sobel_reference.hpp, matched bit for bit.
+#ifndef SDK_SOBEL_PIXEL_CL
+#define SDK_SOBEL_PIXEL_CL
+
+#include "border.cl"
+
 // [Sobel edge pixel]
 inline void sobel_pixel_with_border(__global const uchar* luminance, int width, int height,
                                     int row_pitch, int x, int y, __global char* gradient_x,
                                     __global char* gradient_y)
 {
     const int index = y * row_pitch + x;
-#if BORDER == BORDER_NONE
+#if defined(BORDER_NONE)
     // The Mali SDK's behaviour: a pixel whose window leaves the image is not computed.
     if (x < 1 || y < 1 || x + 1 >= width || y + 1 >= height) {
         gradient_x[index] = 0;
@@ -24,3 +29,5 @@ inline void sobel_pixel_with_border(__global const uchar* luminance, int width, 
     gradient_y[index] = (char)(gy >> 3);
 }
 // [Sobel edge pixel]
+
+#endif  // SDK_SOBEL_PIXEL_CL

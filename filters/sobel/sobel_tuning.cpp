@@ -20,8 +20,8 @@ const std::vector<SobelVariant>& candidate_variants()
 }
 
 // 32x1 is there for CPUs: PoCL runs a work-group's items in one loop, and one-row groups of 32
-// ran the packed kernel about 25% faster than 32x8 on 2 cores (3264x2448). 32x4 is there for
-// GPUs: on the H100 it ran the packed kernel at 89% of copy bandwidth, 32x8 at 84% (16384^2).
+// ran the packed kernel faster than 32x8 there. 32x4 is there for GPUs: on the H100 it ran the
+// packed kernel closer to copy bandwidth than 32x8 (docs/performance.md#sobel-choices).
 const std::vector<std::pair<std::size_t, std::size_t>>& candidate_groups()
 {
     static const std::vector<std::pair<std::size_t, std::size_t>> groups{
@@ -125,9 +125,9 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border)
     if (const auto cached = read_cached_choice(cache, key)) return {*cached, true, 0.0};
 
     // The kernel, not the launch, must dominate what is measured. On the H100 a 2048x1024 image
-    // runs in about 10 us, the launch decided, and the tuner chose 16x1 (71% of copy bandwidth at
-    // 16384x16384) over 16x4-packed (89%). GPUs get 8192x4096; CPUs keep 2048x1024, which
-    // measures in well under a second on PoCL.
+    // runs so fast that the launch decided, and the tuner chose 16x1, well behind 16x4-packed on
+    // large images (docs/performance.md#sobel-choices). GPUs get 8192x4096; CPUs keep 2048x1024,
+    // which measures in well under a second on PoCL.
     const bool gpu = (cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
     const std::size_t width = gpu ? 8192 : 2048;
     const std::size_t height = gpu ? 4096 : 1024;

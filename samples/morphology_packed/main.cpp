@@ -5,6 +5,7 @@
 // for display, and every step is timed from its event, as the blog's table does.
 // The kernels are in morphology_packed.cl.
 #include "app/cli.hpp"
+#include "app/report.hpp"
 #include "app/roi_option.hpp"
 #include "filters/morphology/morphology_filter.hpp"
 #include "filters/morphology/morphology_outputs.hpp"
@@ -19,7 +20,9 @@ int main(int argc, char** argv)
                  "to a word (packed-bit morphology blog)",
                  "morphology_packed"};
     sdk::CommonOptions options;
-    sdk::add_common_options(app, options);
+    // No --border: outside the image counts as background for dilation and foreground for
+    // erosion, whatever the user might ask.
+    sdk::add_common_options(app, options, sdk::BorderOption::not_offered);
     unsigned threshold = 128;
     app.add_option("--threshold", threshold, "foreground where luminance >= T")
         ->check(CLI::Range(0u, 255u))
@@ -41,9 +44,6 @@ int main(int argc, char** argv)
 
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
-        if (app.count("--border") > 0)
-            throw sdk::UsageError("--border does not apply: outside the image counts as background "
-                                  "for dilation and foreground for erosion");
 
         // 1. Read the image as 8-bit luminance; a region must lie inside it.
         const sdk::Image luminance = sdk::load_luminance(options.input, {options.output});
@@ -57,11 +57,11 @@ int main(int argc, char** argv)
         const sdk::OpenClContext cl = sdk::make_context(options.device);
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
         sdk::MorphologyFilter morphology(cl, shape, memory.mode);
-        log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
-            << luminance.height << ", " << sdk::operation_name(operation) << " with the "
-            << sdk::shape_name(shape) << ", foreground: luminance " << (invert ? "< " : ">= ")
-            << threshold << ", region " << sdk::roi_text(roi) << "\nMemory: "
-            << sdk::memory_mode_name(memory.mode) << ", because " << memory.reason << "\n";
+        sdk::print_setup(log, cl, luminance,
+                         sdk::operation_name(operation) + " with the " + sdk::shape_name(shape) +
+                             ", foreground: luminance " + (invert ? "< " : ">= ") +
+                             std::to_string(threshold) + ", region " + sdk::roi_text(roi),
+                         memory);
 
         // 3. One run of the pipeline, every step timed by its event: upload, binarise and pack,
         //    each morphology pass, unpack, download.

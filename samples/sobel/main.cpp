@@ -1,17 +1,22 @@
 // Sobel edge detection, vectorised: each work-item computes 16 outputs along a row (16x1, the
 // Arm Mali SDK tutorial's design) or a 16x4 block that loads each input row once and reuses it
 // for three output rows (the Qualcomm Adreno post's data-reuse step).
+// The whole run is built around what the user waits for, file in to file out: the file's pixel
+// rows go to the device as stored, the luminance, the gradients, the magnitude and the output
+// file's rows are all computed there, and output.bmp is written from what comes back.
 // The kernels are in sobel.cl; the naive one-pixel-per-work-item version is ../sobel_no_vectors.
 #include "app/cli.hpp"
+#include "app/device_io.hpp"
+#include "app/report.hpp"
+#include "app/sample_io.hpp"
 #include "filters/sobel/sobel_filter.hpp"
 #include "filters/sobel/sobel_outputs.hpp"
 #include "filters/sobel/sobel_tuning.hpp"
 #include "runtime/pipeline_timer.hpp"
-#include "app/sample_io.hpp"
-#include "app/timing.hpp"
 
-#include <tuple>
 #include <iostream>
+#include <memory>
+#include <tuple>
 
 int main(int argc, char** argv)
 {
@@ -30,22 +35,28 @@ int main(int argc, char** argv)
     app.add_option("--work-group", work_group,
                    "work-group shape WxH, e.g. 32x8 (default: 32x8, or the tuned one with auto)")
         ->check(sdk::work_group_validator());
-    bool magnitude_on_device = false;
-    app.add_flag("--magnitude-on-device", magnitude_on_device,
-                 "compute output.bmp's magnitude in a kernel instead of on the host");
+    bool save_gradients = false;
+    app.add_flag("--save-gradients", save_gradients,
+                 "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp");
+    bool host_conversions = false;
+    app.add_flag("--host-conversions", host_conversions,
+                 "decode the file, compute the luminance and the magnitude on the host, as the "
+                 "seed tutorials do (for comparison)");
 
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
         sdk::PipelineTimer pipeline;
 
-        // 1. Read the image and turn it into the 8-bit luminance the filter works on.
-        const sdk::Image luminance =
-            sdk::load_luminance(options.input, sdk::sobel_output_paths(options.output), &pipeline);
-        const std::uint64_t pixels = luminance.pixels.size();
+        // 1. Open the image and check its header: its size, and how its pixels are stored.
+        //    A bad file or output path fails here, before any work; no pixel is read yet.
+        sdk::check_output_paths(options.input, sdk::sobel_output_paths(options.output, save_gradients));
+        const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
+                                                     0, [&] { return sdk::open_image(options.input); });
 
         // 2. Pick the device, how images reach it, and the kernel: the one asked for, or with
         //    auto the fastest on this device (measured the first time, then cached).
-        const sdk::OpenClContext cl = sdk::make_context(options.device);
+        const sdk::OpenClContext cl =
+            pipeline.time("create context", 0, [&] { return sdk::make_context(options.device); });
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
         sdk::SobelChoice choice;
         if (variant_name == "auto") {
@@ -59,45 +70,75 @@ int main(int argc, char** argv)
         }
         if (!work_group.empty()) std::tie(choice.group_x, choice.group_y) = sdk::parse_work_group(work_group);
 
-        // 3. Build the kernel for the chosen border mode.
-        sdk::SobelFilter sobel(cl, choice.variant, options.border, memory.mode);
-        sobel.set_work_group(choice.group_x, choice.group_y);
-        log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
-            << luminance.height << ", variant " << sdk::describe(choice) << ", border "
-            << sdk::border_name(options.border) << "\nMemory: "
-            << sdk::memory_mode_name(memory.mode) << ", because " << memory.reason << "\n";
+        // 3. Build the kernels: Sobel for the border mode, and the conversions between the
+        //    file's rows and the images the kernels read and write.
+        auto [sobel, conversions] = pipeline.time("build kernels", 0, [&] {
+            return std::make_pair(
+                std::make_unique<sdk::SobelFilter>(cl, choice.variant, options.border, memory.mode),
+                std::make_unique<sdk::RowConversions>(cl));
+        });
+        sobel->set_work_group(choice.group_x, choice.group_y);
+        sdk::print_setup(log, cl, sdk::Image{image.width(), image.height(), 1, {}},
+                         "variant " + sdk::describe(choice) + ", border " +
+                             sdk::border_name(options.border),
+                         memory);
 
-        // 4. Upload, run once and read dX and dY back: each step timed end to end.
-        sdk::SobelRun run = sdk::upload_run_download(sobel, luminance, memory.mode, pipeline);
-
-        // 5. The magnitude image, on the device if asked, else from dX and dY on the host.
-        std::vector<std::uint8_t> magnitude;
-        if (magnitude_on_device) {
-            pipeline.time("kernel sobel_magnitude", 3 * pixels, [&] { sobel.run_magnitude().wait(); });
-            magnitude = pipeline.time("download magnitude", pixels,
-                                      [&] { return sobel.download_magnitude(); });
+        // 4. The luminance on the device: the file's rows read straight into the buffer the
+        //    device takes them from, and converted there (or, to compare, on the host).
+        if (host_conversions) {
+            const sdk::Image luminance = sdk::load_luminance(options.input, {}, &pipeline);
+            pipeline.time("upload luminance", luminance.pixels.size(), [&] { sobel->upload(luminance); });
         } else {
-            magnitude = pipeline.time("magnitude on the host", 3 * pixels,
-                                      [&] { return sdk::gradient_magnitude(run.gradients); });
+            sobel->allocate(image.width(), image.height());
+            sdk::load_luminance_on_device(image, cl, memory.mode, *conversions,
+                                          sobel->luminance_buffer(), sobel->row_pitch(), pipeline);
         }
-        const sdk::EventTimes kernel_times = sdk::event_times(run.kernel);
-        sdk::print_event_times(log, kernel_times);
+
+        // 5. The gradients and their magnitude, each a kernel.
+        const std::uint64_t pixels = sobel->pixel_count();
+        cl::Event kernel;
+        pipeline.time("kernel sobel", sobel->bytes_moved(), [&] {
+            kernel = sobel->run();
+            kernel.wait();
+        });
+        pipeline.time("kernel sobel_magnitude", 3 * pixels, [&] { sobel->run_magnitude().wait(); });
+
+        // 6. output.bmp: its rows laid out on the device and written after its header, as they
+        //    come back (or, to compare, dX and dY downloaded and the magnitude found on the host).
+        if (host_conversions) {
+            const auto gradients = pipeline.time("download dX, dY", 2 * pixels, [&] { return sobel->download(); });
+            const auto magnitude = pipeline.time("magnitude on the host", 3 * pixels,
+                                                 [&] { return sdk::gradient_magnitude(gradients); });
+            pipeline.time("write " + options.output.filename().string(), pixels, [&] {
+                sdk::write_bmp(options.output, sdk::Image{image.width(), image.height(), 1, magnitude});
+            });
+        } else {
+            sdk::write_bmp_from_device(options.output, sobel->magnitude_buffer(), image.width(),
+                                       image.height(), sobel->row_pitch(), cl, memory.mode,
+                                       *conversions, pipeline);
+        }
+        sdk::print_event_times(log, sdk::event_times(kernel));
         pipeline.print(log);
+        log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
 
-        // 6. With -n, time repeated runs: one run includes first-launch costs a loop does not.
-        if (options.iterations > 0) {
-            const auto ms = sdk::time_kernel(options.iterations, [&] { return sobel.run(); });
-            sdk::print_kernel_statistics(log, options.iterations, ms, sobel.bytes_moved());
-        }
+        // 7. With -n, time repeated runs: one run includes first-launch costs a loop does not.
+        sdk::report_repeated_runs(log, options.iterations, [&] { return sobel->run(); },
+                                  sobel->bytes_moved());
 
-        // 7. Write the images (and raw arrays), then check them against the C++ reference,
-        //    which also times the "C code running on a CPU" the seeds compare with.
-        sdk::write_sobel_outputs(options.output, options.save_raw, luminance, run.gradients, magnitude);
-        log << "Wrote " << options.output.string() << " and its -dX, -dY images\n";
+        // 8. What needs the host's copies, only when asked: the gradient images, the raw arrays,
+        //    and the check against the C++ reference (which also times the seeds' "C code
+        //    running on a CPU").
+        if (!save_gradients && !options.save_raw && !options.verify) return;
+        const sdk::Image luminance = sobel->download_luminance();
+        const sdk::SobelGradients gradients = sobel->download();
+        const std::vector<std::uint8_t> magnitude = sobel->download_magnitude();
+        if (save_gradients) sdk::write_gradient_images(options.output, image.width(), image.height(), gradients);
+        if (options.save_raw) sdk::write_sobel_raw(*options.save_raw, luminance, gradients, magnitude);
         if (options.verify) {
             const double reference_ms =
-                sdk::verify_sobel(log, luminance, options.border, run.gradients, magnitude);
-            sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
+                sdk::verify_sobel(log, luminance, options.border, gradients, magnitude);
+            sdk::print_cpu_comparison(log, sdk::event_times(kernel).run_ms, pipeline.total_ms(),
+                                      reference_ms);
         }
     });
 }

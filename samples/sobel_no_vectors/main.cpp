@@ -6,7 +6,8 @@
 #include "filters/sobel/sobel_outputs.hpp"
 #include "runtime/pipeline_timer.hpp"
 #include "app/sample_io.hpp"
-#include "app/timing.hpp"
+#include "app/report.hpp"
+#include "imageio/bmp.hpp"
 
 #include <iostream>
 
@@ -15,6 +16,9 @@ int main(int argc, char** argv)
     CLI::App app{"Sobel edge detection, one pixel per work-item (no vectors)", "sobel_no_vectors"};
     sdk::CommonOptions options;
     sdk::add_common_options(app, options);
+    bool save_gradients = false;
+    app.add_flag("--save-gradients", save_gradients,
+                 "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp");
 
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
@@ -22,16 +26,15 @@ int main(int argc, char** argv)
 
         // 1. Read the image and turn it into the 8-bit luminance the filter works on.
         const sdk::Image luminance =
-            sdk::load_luminance(options.input, sdk::sobel_output_paths(options.output), &pipeline);
+            sdk::load_luminance(options.input, sdk::sobel_output_paths(options.output, save_gradients), &pipeline);
 
         // 2. Pick the device and how images reach it, and build the kernel for the border.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
         sdk::SobelFilter sobel(cl, sdk::SobelVariant::no_vectors, options.border, memory.mode);
-        log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
-            << luminance.height << ", one pixel per work-item, border "
-            << sdk::border_name(options.border) << "\nMemory: "
-            << sdk::memory_mode_name(memory.mode) << ", because " << memory.reason << "\n";
+        sdk::print_setup(log, cl, luminance,
+                         "one pixel per work-item, border " + sdk::border_name(options.border),
+                         memory);
 
         // 3. Upload, run once and read dX and dY back: each step timed end to end.
         const sdk::SobelRun run = sdk::upload_run_download(sobel, luminance, memory.mode, pipeline);
@@ -42,14 +45,15 @@ int main(int argc, char** argv)
         pipeline.print(log);
 
         // 4. With -n, time repeated runs.
-        if (options.iterations > 0) {
-            const auto ms = sdk::time_kernel(options.iterations, [&] { return sobel.run(); });
-            sdk::print_kernel_statistics(log, options.iterations, ms, sobel.bytes_moved());
-        }
+        sdk::report_repeated_runs(log, options.iterations, [&] { return sobel.run(); },
+                                  sobel.bytes_moved());
 
         // 5. Write the images (and raw arrays), then check them against the C++ reference.
-        sdk::write_sobel_outputs(options.output, options.save_raw, luminance, run.gradients, magnitude);
-        log << "Wrote " << options.output.string() << " and its -dX, -dY images\n";
+        sdk::write_bmp(options.output, sdk::Image{luminance.width, luminance.height, 1, magnitude});
+        if (save_gradients)
+            sdk::write_gradient_images(options.output, luminance.width, luminance.height, run.gradients);
+        if (options.save_raw) sdk::write_sobel_raw(*options.save_raw, luminance, run.gradients, magnitude);
+        log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
         if (options.verify) {
             const double reference_ms =
                 sdk::verify_sobel(log, luminance, options.border, run.gradients, magnitude);

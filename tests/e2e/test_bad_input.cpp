@@ -355,7 +355,7 @@ TEST_F(BadInput, TextFileNamedBmp)
 TEST_F(BadInput, InputIsAFolder)
 {
     fs::create_directory(inputs_ / "folder.bmp");
-    expect_failure(reading(inputs_ / "folder.bmp"), kFailure, "Is a directory");
+    expect_failure(reading(inputs_ / "folder.bmp"), kFailure, "directory");
 }
 
 // --- Truncated files. ---

@@ -1,18 +1,28 @@
 // The fir_float kernel against the double-precision C++ reference on awkward sizes, every border,
-// the tutorial's and random weights; known answers; and the parsing of --coefficients.
+// the tutorial's and random weights; known answers; the outputs module; and the parsing of
+// --coefficients.
 #include "app/cli.hpp"
 #include "filters/fir/fir_coefficients.hpp"
 #include "filters/fir/fir_filter.hpp"
+#include "filters/fir/fir_outputs.hpp"
 #include "filters/fir/fir_reference.hpp"
+#include "imageio/bmp.hpp"
+#include "imageio/file_io.hpp"
+#include "imageio/npy.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
+#include <sstream>
 #include <tuple>
 
 namespace sdk {
@@ -87,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(Border::replicate, Border::reflect101, Border::constant,
                                          Border::none),
                        ::testing::Values(Weights::tutorial, Weights::random),
-                       ::testing::Values(MemoryMode::copy, MemoryMode::map)),
+                       ::testing::Values(MemoryMode::copy, MemoryMode::map, MemoryMode::pinned)),
     [](const auto& test_info) {
         std::string name = border_name(std::get<0>(test_info.param)) +
                            (std::get<1>(test_info.param) == Weights::random ? "_random"
@@ -188,6 +198,23 @@ TEST(FirKernel, NewWeightsNeedNoRebuild)
     }
 }
 
+// Weights set after the upload reach the kernel too: set_coefficients rebinds the arguments.
+TEST(FirKernel, NewWeightsNeedNoNewUpload)
+{
+    const Image image = test::random_grey_image(37, 11, 98);
+    FirFilter& filter = filter_for(Border::replicate);
+    filter.upload(image);
+    for (std::uint32_t seed = 4; seed <= 6; ++seed) {
+        const FirCoefficients coefficients = random_coefficients(seed);
+        filter.set_coefficients(coefficients);
+        filter.fill_output(poisons[0]);
+        filter.run();
+        EXPECT_LE(max_abs_difference(filter.download(),
+                                     fir_reference(image, coefficients, Border::replicate)),
+                  kFirTolerance);
+    }
+}
+
 TEST(FirFilter, LaunchesOneWorkItemPerFourOutputsAndMovesEightBytesPerPixel)
 {
     FirFilter& filter = filter_for(Border::replicate);
@@ -238,6 +265,63 @@ TEST(FirReference, MaxAbsDifferenceTreatsNanAndSizeMismatchAsInfinite)
     EXPECT_EQ(max_abs_difference({1.0f, std::numeric_limits<float>::quiet_NaN()}, {1.0, 2.0}),
               infinity);
     EXPECT_EQ(max_abs_difference({1.0f}, {1.0, 2.0}), infinity);
+}
+
+// The sample's outputs and its check against the reference (filters/fir/fir_outputs.hpp).
+
+std::vector<float> to_float(const std::vector<double>& values)
+{
+    return std::vector<float>(values.begin(), values.end());
+}
+
+TEST(FirOutputs, VerifyPassesOnTheReferencesOwnOutput)
+{
+    const Image image = test::random_grey_image(37, 23, 5);
+    const FirCoefficients coefficients = random_coefficients(5);
+    for (const Border border : {Border::replicate, Border::reflect101, Border::constant,
+                                Border::none}) {
+        const std::vector<float> output = to_float(fir_reference(image, coefficients, border));
+        std::ostringstream log;
+        EXPECT_GE(verify_fir(log, image, coefficients, border, output), 0.0) << border_name(border);
+        EXPECT_NE(log.str().find("Verify:"), std::string::npos) << border_name(border);
+    }
+}
+
+TEST(FirOutputs, VerifyThrowsOnAChangedPixel)
+{
+    const Image image = test::random_grey_image(37, 23, 6);
+    const FirCoefficients coefficients;
+    const std::vector<float> good = to_float(fir_reference(image, coefficients, Border::replicate));
+    std::ostringstream log;
+    // A change ten times the tolerance, a NaN (an unwritten pixel) and a missing pixel.
+    std::vector<float> changed = good;
+    changed[23 * 37 / 2] += static_cast<float>(10 * kFirTolerance);
+    std::vector<float> unwritten = good;
+    unwritten.back() = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> short_by_one(good.begin(), good.end() - 1);
+    for (const auto* output : {&changed, &unwritten, &short_by_one})
+        EXPECT_THROW(verify_fir(log, image, coefficients, Border::replicate, *output),
+                     std::runtime_error);
+    EXPECT_EQ(log.str(), "");
+}
+
+TEST(FirOutputs, WritesTheEightBitImageAndWithSaveRawTheFloats)
+{
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("sdk-fir-outputs-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    std::filesystem::create_directories(folder);
+    const Image image = test::random_grey_image(13, 7, 7);
+    const std::vector<float> output = to_float(fir_reference(image, {}, Border::reflect101));
+
+    write_fir_outputs(folder / "plain.bmp", std::nullopt, image, output);
+    EXPECT_EQ(read_bmp(folder / "plain.bmp").pixels, to_8bit(output));
+    EXPECT_FALSE(std::filesystem::exists(folder / "raw"));
+
+    write_fir_outputs(folder / "output.bmp", folder / "raw", image, output);
+    EXPECT_EQ(read_file(folder / "raw" / "output.npy"), encode_npy(output, 7, 13));
+    EXPECT_EQ(read_file(folder / "raw" / "luminance.npy"), encode_npy(image.pixels, 7, 13));
+    std::filesystem::remove_all(folder);
 }
 
 // --coefficients and --divisor.

@@ -128,9 +128,10 @@ std::vector<Roi> regions_of(std::size_t width, std::size_t height)
 
 // The same pipeline with mapped buffers (--memory map): every op and shape, awkward sizes, half
 // density, whole image.
-TEST(MorphologyMemoryModes, MappedBuffersGiveTheReferenceResult)
+TEST(MorphologyMemoryModes, MappedAndPinnedBuffersGiveTheReferenceResult)
 {
     std::uint32_t seed = 7;
+    for (const auto memory : {MemoryMode::map, MemoryMode::pinned})
     for (const auto shape : {MorphologyShape::square, MorphologyShape::diamond})
         for (const auto operation : {MorphologyOperation::dilate, MorphologyOperation::erode,
                                      MorphologyOperation::close, MorphologyOperation::open})
@@ -140,11 +141,11 @@ TEST(MorphologyMemoryModes, MappedBuffersGiveTheReferenceResult)
                 const Image expected = morphology_reference(
                     binarise_reference(luminance, Binarisation{}), operation, shape, roi);
                 const DeviceResult actual =
-                    run_on_device(filter_for(shape, MemoryMode::map), luminance, Binarisation{},
+                    run_on_device(filter_for(shape, memory), luminance, Binarisation{},
                                   operation, roi, 0xA5);
                 ASSERT_EQ(actual.output, white_on_black(expected))
                     << test::size_name(size) << " " << operation_name(operation) << " "
-                    << shape_name(shape);
+                    << shape_name(shape) << " " << memory_mode_name(memory);
             }
 }
 

@@ -73,7 +73,7 @@ INSTANTIATE_TEST_SUITE_P(
                                          SobelVariant::vector_16x4, SobelVariant::packed_16x4),
                        ::testing::Values(Border::replicate, Border::reflect101, Border::constant,
                                          Border::none),
-                       ::testing::Values(MemoryMode::copy, MemoryMode::map)),
+                       ::testing::Values(MemoryMode::copy, MemoryMode::map, MemoryMode::pinned)),
     [](const auto& test_info) {
         std::string name = variant_name(std::get<0>(test_info.param)) + "_" +
                            border_name(std::get<1>(test_info.param)) + "_" +
@@ -87,7 +87,7 @@ TEST(SobelMagnitudeKernel, MatchesHostMagnitudeForEveryGradientPair)
 {
     // 256 x 256 pixels whose gradients sweep a wide range, including the extremes.
     const Image image = test_image(256, 256, 7);
-    for (const auto memory : {MemoryMode::copy, MemoryMode::map}) {
+    for (const auto memory : {MemoryMode::copy, MemoryMode::map, MemoryMode::pinned}) {
         SobelFilter& filter = filter_for(SobelVariant::vector_16x1, Border::replicate, memory);
         const SobelGradients gradients = run_on_device(filter, image, 0);
         filter.run_magnitude();
@@ -101,10 +101,11 @@ TEST(MemoryMode, AutoFollowsTheDevicesUnifiedMemory)
     const cl::Device& device = test_context().device;
     const bool unified = device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>() == CL_TRUE;
     const MemoryChoice automatic = choose_memory_mode(MemoryMode::automatic, device);
-    EXPECT_EQ(automatic.mode, unified ? MemoryMode::map : MemoryMode::copy);
+    EXPECT_EQ(automatic.mode, unified ? MemoryMode::map : MemoryMode::pinned);
     EXPECT_FALSE(automatic.reason.empty());
     EXPECT_EQ(choose_memory_mode(MemoryMode::map, device).mode, MemoryMode::map);
     EXPECT_EQ(choose_memory_mode(MemoryMode::copy, device).mode, MemoryMode::copy);
+    EXPECT_EQ(choose_memory_mode(MemoryMode::pinned, device).mode, MemoryMode::pinned);
 }
 
 TEST(MemoryMode, MapAndCopyGiveIdenticalOutputs)

@@ -1,10 +1,12 @@
 // The small pieces of common/: borders, work sizes, statistics, the step table.
 #include "filters/border.hpp"
 #include "runtime/profiling.hpp"
+#include "runtime/program.hpp"
 #include "runtime/work_size.hpp"
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <sstream>
 
 namespace sdk {
@@ -35,11 +37,54 @@ TEST(BorderCoordinate, TinyAxes)
     EXPECT_EQ(border_coordinate(1, 1, Border::replicate), 0);
 }
 
+// Reads at i = -2, -1, n and n+1, the reach of a 5x5 window, on every mode and on axes down to
+// one pixel; the expected values are worked out by hand (OpenCV's borderInterpolate agrees).
+TEST(BorderCoordinate, ReachOneAndTwo)
+{
+    struct Case {
+        std::ptrdiff_t n;
+        Border border;
+        std::array<std::ptrdiff_t, 4> expected;  // at -2, -1, n, n+1
+    };
+    const Case cases[] = {
+        {1, Border::replicate, {0, 0, 0, 0}},   {1, Border::reflect101, {0, 0, 0, 0}},
+        {2, Border::replicate, {0, 0, 1, 1}},   {2, Border::reflect101, {0, 1, 0, 1}},
+        {3, Border::replicate, {0, 0, 2, 2}},   {3, Border::reflect101, {2, 1, 1, 0}},
+        {5, Border::replicate, {0, 0, 4, 4}},   {5, Border::reflect101, {2, 1, 3, 2}},
+        {1, Border::constant, {-1, -1, -1, -1}}, {1, Border::none, {-1, -1, -1, -1}},
+        {2, Border::constant, {-1, -1, -1, -1}}, {2, Border::none, {-1, -1, -1, -1}},
+        {3, Border::constant, {-1, -1, -1, -1}}, {3, Border::none, {-1, -1, -1, -1}},
+        {5, Border::constant, {-1, -1, -1, -1}}, {5, Border::none, {-1, -1, -1, -1}},
+    };
+    for (const auto& c : cases) {
+        const std::ptrdiff_t at[] = {-2, -1, c.n, c.n + 1};
+        for (std::size_t k = 0; k < 4; ++k)
+            EXPECT_EQ(border_coordinate(at[k], c.n, c.border), c.expected[k])
+                << border_name(c.border) << " n=" << c.n << " i=" << at[k];
+    }
+}
+
+// Reflect101 keeps mirroring however far out: on 3 pixels the reads run ... 2 1 0 1 2 1 0 ...
+TEST(BorderCoordinate, ReflectionRepeats)
+{
+    const std::ptrdiff_t expected[] = {2, 1, 0, 1, 2, 1, 0, 1, 2, 1, 0, 1, 2};  // i = -6 .. 6
+    for (std::ptrdiff_t i = -6; i <= 6; ++i)
+        EXPECT_EQ(border_coordinate(i, 3, Border::reflect101), expected[i + 6]) << "i=" << i;
+}
+
 TEST(BorderNames, RoundTripAndBuildOption)
 {
     for (const auto& [name, border] : border_names()) EXPECT_EQ(border_name(border), name);
-    EXPECT_EQ(border_build_option(Border::reflect101), "-DBORDER=1");
-    EXPECT_EQ(border_build_option(Border::none), "-DBORDER=3");
+    EXPECT_EQ(border_build_option(Border::replicate), "-DBORDER_REPLICATE");
+    EXPECT_EQ(border_build_option(Border::reflect101), "-DBORDER_REFLECT101");
+    EXPECT_EQ(border_build_option(Border::constant), "-DBORDER_CONSTANT");
+    EXPECT_EQ(border_build_option(Border::none), "-DBORDER_NONE");
+}
+
+TEST(IncludeOption, QuotesOnlyAFolderWithSpaces)
+{
+    EXPECT_EQ(include_option("/opt/sdk/bin"), "-I /opt/sdk/bin");
+    EXPECT_EQ(include_option("/home/me/My Kernels"), "-I \"/home/me/My Kernels\"");
 }
 
 TEST(Summarize, MedianMinMax)

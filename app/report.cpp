@@ -1,9 +1,24 @@
-#include "app/timing.hpp"
+#include "app/report.hpp"
 
 #include <iomanip>
 #include <vector>
 
 namespace sdk {
+
+void print_setup(std::ostream& out, const OpenClContext& cl, const Image& image,
+                 const std::string& details, const MemoryChoice& memory)
+{
+    out << "Device: " << cl.device_name() << "\nImage: " << image.width << "x" << image.height
+        << ", " << details << "\nMemory: " << memory_mode_name(memory.mode) << ", because "
+        << memory.reason << "\n";
+}
+
+void report_repeated_runs(std::ostream& out, unsigned iterations,
+                          const std::function<cl::Event()>& run, std::uint64_t bytes_moved)
+{
+    if (iterations == 0) return;
+    print_kernel_statistics(out, iterations, time_kernel(iterations, run), bytes_moved);
+}
 
 void print_kernel_statistics(std::ostream& out, unsigned iterations, const Statistics& ms,
                              std::uint64_t bytes_moved)

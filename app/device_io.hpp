@@ -1,0 +1,49 @@
+#pragma once
+#include "filters/convert/row_conversions.hpp"
+#include "imageio/bmp.hpp"
+#include "imageio/image.hpp"
+#include "imageio/input_file.hpp"
+#include "runtime/device.hpp"
+#include "runtime/pipeline_timer.hpp"
+#include "runtime/transfers.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+namespace sdk {
+
+// An input image opened and its header checked, before any device work: its size is known and
+// its pixels are not read yet. Only the header (the first 2 KiB) has been read.
+struct OpenedImage {
+    std::unique_ptr<InputFile> file;
+    BmpLayout layout;
+    std::size_t width() const { return static_cast<std::size_t>(layout.width); }
+    std::size_t height() const { return static_cast<std::size_t>(layout.height); }
+    // Pixels the device can convert as stored; others are decoded on the host.
+    bool device_convertible() const { return layout.storage != BmpStorage::other; }
+};
+
+// Opens `input` (refusing what is not a regular file) and checks its BMP headers against its
+// real size: a truncated or malformed file fails here, naming it, before any work is done.
+OpenedImage open_image(const std::filesystem::path& input);
+
+// The luminance of `image` into `luminance` (rows `row_pitch` bytes apart on the device), the
+// fastest way the file allows: its pixel rows read straight into the host side of a staged
+// buffer, moved to the device as they are, and converted there. Files whose pixels need decoding
+// (palettes, 16 or 32 bit, bit fields) are decoded and converted on the host and uploaded.
+// Each step is timed in `pipeline`.
+void load_luminance_on_device(const OpenedImage& image, const OpenClContext& cl, MemoryMode mode,
+                              RowConversions& conversions, const cl::Buffer& luminance,
+                              std::size_t row_pitch, PipelineTimer& pipeline);
+
+// Writes the 8-bit `image` (rows `row_pitch` bytes apart on the device) as the 8-bit BMP
+// `output`: laid out as the file's rows on the device, moved to the host side of a staged buffer
+// and written from there after the header, through a temporary file renamed into place.
+void write_bmp_from_device(const std::filesystem::path& output, const cl::Buffer& image,
+                           std::size_t width, std::size_t height, std::size_t row_pitch,
+                           const OpenClContext& cl, MemoryMode mode, RowConversions& conversions,
+                           PipelineTimer& pipeline);
+
+}  // namespace sdk

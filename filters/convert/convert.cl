@@ -1,0 +1,97 @@
+// Conversions between an image file's pixel rows as stored and the top-down 8-bit images with a
+// row pitch that the filters work on. They let the host move a file's bytes to the device and
+// back without touching a pixel: the upload is what the file holds, the download what is
+// written. Every byte of a destination row is written, its padding as zeros.
+
+// A BMP usually stores its bottom row first.
+inline int stored_row(int y, int height, int top_down)
+{
+    return top_down ? y : height - 1 - y;
+}
+
+// Each work-item converts 16 pixels of a row: vector loads and arithmetic, which CPU devices
+// such as PoCL turn into SIMD code; the row's last, partial group goes pixel by pixel, and the
+// work-items past the width write the pitch's padding as zeros.
+#define PIXELS_PER_ITEM 16
+
+// [BGR to luminance]
+// BT.601 luma in 15-bit fixed point, bit-exact with imageio/luminance.hpp (and OpenCV's
+// cvtColor BGR2GRAY): the weights sum to 2^15, so nothing overflows 32 bits.
+inline uint luma(uint r, uint g, uint b)
+{
+    return (9798u * r + 19235u * g + 3735u * b + (1u << 14)) >> 15;
+}
+
+inline uint4 luma4(uint4 r, uint4 g, uint4 b)
+{
+    return (9798u * r + 19235u * g + 3735u * b + (1u << 14)) >> 15;
+}
+
+__kernel void bgr_to_luminance(__global const uchar* restrict rows, const int stride,
+                               const int top_down, const int width, const int height,
+                               __global uchar* restrict luminance, const int row_pitch)
+{
+    const int x0 = get_global_id(0) * PIXELS_PER_ITEM;
+    const int y = get_global_id(1);
+    if (x0 >= row_pitch || y >= height) return;
+    __global const uchar* pixels = rows + stored_row(y, height, top_down) * stride + 3 * x0;
+    __global uchar* out = luminance + y * row_pitch + x0;
+    if (x0 + PIXELS_PER_ITEM <= width) {
+        // A whole group, 4 pixels (12 bytes) at a time. (Building 16-wide colour vectors with
+        // swizzles across three 16-byte loads crashes oclgrind 21.10's simulator.)
+        for (int i = 0; i < PIXELS_PER_ITEM; i += 4) {
+            const uchar4 p0 = vload4(0, pixels + 3 * i);      // B0 G0 R0 B1
+            const uchar4 p1 = vload4(0, pixels + 3 * i + 4);  // G1 R1 B2 G2
+            const uchar4 p2 = vload4(0, pixels + 3 * i + 8);  // R2 B3 G3 R3
+            const uint4 blue = (uint4)(p0.x, p0.w, p1.z, p2.y);
+            const uint4 green = (uint4)(p0.y, p1.x, p1.w, p2.z);
+            const uint4 red = (uint4)(p0.z, p1.y, p2.x, p2.w);
+            vstore4(convert_uchar4(luma4(red, green, blue)), 0, out + i);
+        }
+        return;
+    }
+    for (int i = 0; i < PIXELS_PER_ITEM; ++i)
+        out[i] = x0 + i < width ? (uchar)luma(pixels[3 * i + 2], pixels[3 * i + 1], pixels[3 * i])
+                                : 0;
+}
+// [BGR to luminance]
+
+// An 8-bit file whose palette is the grey ramp already holds the luminance: only the row order
+// and the padding change.
+__kernel void grey_to_luminance(__global const uchar* restrict rows, const int stride,
+                                const int top_down, const int width, const int height,
+                                __global uchar* restrict luminance, const int row_pitch)
+{
+    const int x0 = get_global_id(0) * PIXELS_PER_ITEM;
+    const int y = get_global_id(1);
+    if (x0 >= row_pitch || y >= height) return;
+    __global const uchar* pixels = rows + stored_row(y, height, top_down) * stride + x0;
+    __global uchar* out = luminance + y * row_pitch + x0;
+    if (x0 + PIXELS_PER_ITEM <= width) {
+        vstore16(vload16(0, pixels), 0, out);
+        return;
+    }
+    for (int i = 0; i < PIXELS_PER_ITEM; ++i) out[i] = x0 + i < width ? pixels[i] : 0;
+}
+
+// [Grey to BMP rows]
+// The reverse, for an output: an 8-bit image to the rows of an 8-bit BMP, bottom row first,
+// each padded with zeros to `stride` bytes (a multiple of 4, not of 16), so the host writes the
+// file's header and then this buffer as it is.
+__kernel void grey_to_bmp_rows(__global const uchar* restrict image, const int row_pitch,
+                               const int width, const int height, __global uchar* restrict rows,
+                               const int stride)
+{
+    const int x0 = get_global_id(0) * PIXELS_PER_ITEM;
+    const int y = get_global_id(1);
+    if (x0 >= stride || y >= height) return;
+    __global const uchar* pixels = image + y * row_pitch + x0;
+    __global uchar* out = rows + (height - 1 - y) * stride + x0;
+    if (x0 + PIXELS_PER_ITEM <= width) {
+        vstore16(vload16(0, pixels), 0, out);
+        return;
+    }
+    const int end = min(x0 + PIXELS_PER_ITEM, stride);
+    for (int x = x0; x < end; ++x) out[x - x0] = x < width ? pixels[x - x0] : 0;
+}
+// [Grey to BMP rows]

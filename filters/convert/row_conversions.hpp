@@ -1,0 +1,34 @@
+#pragma once
+#include "imageio/bmp.hpp"
+#include "runtime/device.hpp"
+#include "runtime/opencl.hpp"
+
+#include <cstddef>
+
+namespace sdk {
+
+// The kernels of convert.cl: a BMP's pixel rows as stored to the luminance image the filters
+// read, and an 8-bit result to the pixel rows of the BMP that is written. With them the host
+// moves files' bytes and never a pixel (the contracts are in convert_reference.hpp).
+class RowConversions {
+public:
+    explicit RowConversions(const OpenClContext& cl);
+
+    // Stored rows (`layout`: BmpStorage::bgr24 or grey8) into `luminance`, top-down with rows
+    // `row_pitch` bytes apart, padding zeroed. Enqueued only: wait on the returned event.
+    cl::Event to_luminance(const cl::Buffer& rows, const BmpLayout& layout,
+                           const cl::Buffer& luminance, std::size_t row_pitch);
+    // A width x height 8-bit image with rows `row_pitch` apart into the rows of an 8-bit BMP:
+    // bottom row first, each padded with zeros to bmp_grey_stride(width) bytes.
+    cl::Event to_bmp_rows(const cl::Buffer& image, std::size_t width, std::size_t height,
+                          std::size_t row_pitch, const cl::Buffer& rows);
+
+private:
+    OpenClContext cl_;
+    cl::Program program_;
+    cl::Kernel bgr_to_luminance_;
+    cl::Kernel grey_to_luminance_;
+    cl::Kernel grey_to_bmp_rows_;
+};
+
+}  // namespace sdk

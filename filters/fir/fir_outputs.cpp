@@ -1,0 +1,44 @@
+#include "filters/fir/fir_outputs.hpp"
+
+#include "filters/fir/fir_reference.hpp"
+#include "imageio/bmp.hpp"
+#include "imageio/npy.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace sdk {
+
+void write_fir_outputs(const std::filesystem::path& output,
+                       const std::optional<std::filesystem::path>& raw_folder,
+                       const Image& luminance, const std::vector<float>& output_values)
+{
+    write_bmp(output, Image{luminance.width, luminance.height, 1, to_8bit(output_values)});
+    if (raw_folder) {
+        const auto& folder = *raw_folder;
+        std::filesystem::create_directories(folder);
+        write_npy(folder / "output.npy", output_values, luminance.height, luminance.width);
+        write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
+    }
+}
+
+double verify_fir(std::ostream& out, const Image& luminance, const FirCoefficients& coefficients,
+                  Border border, const std::vector<float>& output)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<double> expected = fir_reference(luminance, coefficients, border);
+    const double reference_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    // Infinite when a pixel is NaN or the sizes differ (max_abs_difference), so those fail too.
+    const double error = max_abs_difference(output, expected);
+    if (!(error <= kFirTolerance))
+        throw std::runtime_error("verification failed: max |difference| from the C++ reference "
+                                 "is " + std::to_string(error) + ", more than the tolerance " +
+                                 std::to_string(kFirTolerance));
+    out << "Verify: max |difference| from the C++ reference " << error << " (tolerance "
+        << kFirTolerance << ")\n";
+    return reference_ms;
+}
+
+}  // namespace sdk

@@ -1,0 +1,25 @@
+#pragma once
+#include "filters/border.hpp"
+#include "filters/fir/fir_coefficients.hpp"
+#include "imageio/image.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <vector>
+
+namespace sdk {
+
+// The files a FIR run writes: output.bmp, the float output rounded and clamped to 8 bits
+// (to_8bit), and with --save-raw output.npy (the exact floats) and luminance.npy.
+void write_fir_outputs(const std::filesystem::path& output,
+                       const std::optional<std::filesystem::path>& raw_folder,
+                       const Image& luminance, const std::vector<float>& output_values);
+
+// Compares the float output with the double-precision C++ reference: prints a line when every
+// pixel is within kFirTolerance, throws std::runtime_error("verification failed: ...") when not.
+// Returns the reference's own run time in ms (single thread), for the CPU comparison.
+double verify_fir(std::ostream& out, const Image& luminance, const FirCoefficients& coefficients,
+                  Border border, const std::vector<float>& output);
+
+}  // namespace sdk

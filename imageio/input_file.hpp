@@ -1,0 +1,35 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+
+namespace sdk {
+
+// An input file read in place, within limits: refused at once unless it is a regular file (a
+// FIFO would hang, a device such as /dev/zero never ends), and read only where the caller's
+// header says its data lies, so a huge or endless file costs nothing before it is refused.
+class InputFile {
+public:
+    // Throws FileError naming the file: missing, unreadable, or not a regular file.
+    explicit InputFile(const std::filesystem::path& path);
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    const std::filesystem::path& path() const { return path_; }
+    std::uint64_t size() const { return size_; }
+
+    // Reads exactly `bytes` from `offset` into `destination` with a few large reads (straight
+    // into the caller's memory: a mapped device buffer, say). Throws FileError when the file is
+    // shorter than that, e.g. truncated while being read.
+    void read_at(std::uint64_t offset, void* destination, std::size_t bytes) const;
+    // Up to `bytes` from the start (fewer if the file is shorter); returns how many were read.
+    std::size_t read_prefix(void* destination, std::size_t bytes) const;
+
+private:
+    std::filesystem::path path_;
+    int fd_ = -1;
+    std::uint64_t size_ = 0;
+};
+
+}  // namespace sdk

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Times whole runs of a sample, file in to file out, as a user waits for them, against the floor
+# measured in the same run: reading the input from the page cache and writing the output's bytes
+# (dd), alternating the two in every round so that a noisy moment hits all alike.
+#   scripts/whole-run.sh BIN_DIR WIDTHxHEIGHT [ROUNDS] -- 'sobel' 'sobel --host-conversions' ...
+# Each command after -- is run from BIN_DIR with -i INPUT -o OUTPUT -q added. Prints the median
+# wall time of each, its peak memory (GNU time, when installed) and the floor.
+set -euo pipefail
+bin=$1; size=$2; rounds=${3:-5}; shift 3; [[ ${1:-} == -- ]] && shift
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+input=$work/input.bmp
+python3 "$(dirname "$0")/make_test_image.py" "${size%x*}" "${size#*x}" "$input" --rgb
+cat "$input" > /dev/null  # in the page cache, as a file a user just saved
+out_bytes=$(( (${size%x*} + 3) / 4 * 4 * ${size#*x} + 1078 ))  # the 8-bit output BMP
+now() { date +%s%N; }
+ms() { echo $(( ($2 - $1) / 1000 )) | awk '{printf "%.1f", $1 / 1000}'; }
+timer=(); [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -f "%M" -o "$work/rss")
+results=$work/results.txt
+for ((round = 0; round < rounds; ++round)); do
+  t0=$(now); dd if="$input" of=/dev/null bs=16M status=none; t1=$(now)
+  echo "floor: read input (page cache)|$(ms $t0 $t1)|" >> "$results"
+  t0=$(now); dd if=/dev/zero of="$work/floor.bmp" bs=16M count="$out_bytes" iflag=count_bytes \
+    status=none; t1=$(now); rm -f "$work/floor.bmp"
+  echo "floor: write output|$(ms $t0 $t1)|" >> "$results"
+  for run in "$@"; do
+    read -ra words <<< "$run"
+    t0=$(now)
+    "${timer[@]}" "$bin/${words[0]}" "${words[@]:1}" -q -i "$input" -o "$work/output.bmp"
+    t1=$(now)
+    rss=""; [[ -f $work/rss ]] && rss=$(tail -1 "$work/rss")
+    echo "$run|$(ms $t0 $t1)|$rss" >> "$results"
+    rm -f "$work"/output*.bmp
+  done
+done
+python3 - "$results" "$size" "$rounds" <<'PY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, ms, rss = line.rstrip("\n").split("|")
+    rows.setdefault(name, []).append((float(ms), int(rss) if rss else None))
+print(f"{sys.argv[2]}, median of {sys.argv[3]} alternating rounds")
+print(f"{'run':50} {'ms':>9} {'peak MB':>8}")
+floor = sum(statistics.median(m for m, _ in v) for k, v in rows.items() if k.startswith("floor"))
+for name, values in rows.items():
+    median = statistics.median(m for m, _ in values)
+    rss = max((r for _, r in values if r), default=None)
+    print(f"{name:50} {median:9.1f} {rss / 1024 if rss else float('nan'):8.0f}"
+          + ("" if name.startswith("floor") else f"   {median / floor:5.2f}x floor"))
+print(f"{'floor (read + write)':50} {floor:9.1f}")
+PY
