@@ -26,36 +26,65 @@ OpenedImage open_image(const std::filesystem::path& input)
     return image;
 }
 
+namespace {
+
+// What is read of the file: the pixel rows as stored, or the whole file where it needs decoding.
+struct StoredRange {
+    std::uint64_t offset;
+    std::size_t bytes;
+};
+StoredRange stored_range(const OpenedImage& image)
+{
+    if (!image.device_convertible())
+        return {0, static_cast<std::size_t>(image.file->size())};
+    return {image.layout.pixel_offset,
+            static_cast<std::size_t>(image.layout.stride * image.layout.height)};
+}
+
+std::vector<std::uint8_t> read_stored(const InputFile& file, StoredRange range)
+{
+    std::vector<std::uint8_t> stored(range.bytes);
+    try {
+        file.read_at(range.offset, stored.data(), range.bytes);
+    } catch (const FileError& error) {
+        throw ImageError(error.what());
+    }
+    return stored;
+}
+
+}  // namespace
+
 void load_luminance_on_device(const OpenedImage& image, const OpenClContext& cl, MemoryMode mode,
                               RowConversions& conversions, const cl::Buffer& luminance,
                               std::size_t row_pitch, PipelineTimer& pipeline)
 {
     const std::string name = image.file->path().filename().string();
+    const std::string how = " (" + memory_mode_name(mode) + ")";
+    const StoredRange range = stored_range(image);
     if (!image.device_convertible()) {
-        const Image decoded = pipeline.time("read and decode " + name, image.file->size(), [&] {
-            std::vector<std::uint8_t> bytes(static_cast<std::size_t>(image.file->size()));
-            image.file->read_at(0, bytes.data(), bytes.size());
-            return to_luminance(decode_bmp(bytes.data(), bytes.size(), image.file->path().string()));
+        const std::vector<std::uint8_t> stored = pipeline.time(
+            "read " + name, range.bytes, [&] { return read_stored(*image.file, range); });
+        const Image decoded = pipeline.time("decode " + name + " on the host", stored.size(), [&] {
+            return to_luminance(decode_bmp(stored.data(), stored.size(), image.file->path().string()));
         });
-        pipeline.time("upload luminance (" + memory_mode_name(mode) + ")", decoded.pixels.size(),
-                      [&] {
-                          upload_rows(cl, mode, luminance, decoded.pixels.data(), decoded.width,
-                                      decoded.height, row_pitch, "the luminance");
-                      });
+        pipeline.time("upload luminance" + how, decoded.pixels.size(), [&] {
+            upload_rows(cl, mode, luminance, decoded.pixels.data(), decoded.width, decoded.height,
+                        row_pitch, "the luminance");
+        });
         return;
     }
-    const std::size_t bytes = static_cast<std::size_t>(image.layout.stride * image.layout.height);
-    const std::string how = " (" + memory_mode_name(mode) + ")";
-    // Allocating is a step of its own: pinning host memory costs time on some drivers.
-    const auto rows = pipeline.time("allocate file rows" + how, 0, [&] {
-        return std::make_unique<StagedBuffer>(cl, mode, CL_MEM_READ_ONLY, bytes, "the file's rows");
+    const cl::Buffer rows =
+        create_image_buffer(cl, mode, CL_MEM_READ_ONLY, range.bytes, "the file's rows");
+    pipeline.time("read " + name + " and upload" + how, range.bytes, [&] {
+        upload_produced(
+            cl, mode, rows, range.bytes,
+            [&](unsigned char* host, std::size_t offset, std::size_t size) {
+                image.file->read_at(range.offset + offset, host, size);
+            },
+            "the file's rows");
     });
-    pipeline.time("read " + name, bytes, [&] {
-        image.file->read_at(image.layout.pixel_offset, rows->host(), bytes);
-    });
-    pipeline.time("upload file rows" + how, bytes, [&] { rows->to_device(); });
-    pipeline.time("kernel rows to luminance", bytes + row_pitch * image.height(), [&] {
-        conversions.to_luminance(rows->device(), image.layout, luminance, row_pitch).wait();
+    pipeline.time("kernel rows to luminance", range.bytes + row_pitch * image.height(), [&] {
+        conversions.to_luminance(rows, image.layout, luminance, row_pitch).wait();
     });
 }
 
@@ -65,20 +94,25 @@ void write_bmp_from_device(const std::filesystem::path& output, const cl::Buffer
                            PipelineTimer& pipeline)
 {
     const std::string name = output.filename().string();
-    const std::string how = " (" + memory_mode_name(mode) + ")";
     const std::vector<std::uint8_t> header = bmp_grey_header(width, height);
     const std::size_t bytes = bmp_grey_stride(width) * height;
-    const auto rows = pipeline.time("allocate " + name + " rows" + how, 0, [&] {
-        return std::make_unique<StagedBuffer>(cl, mode, CL_MEM_WRITE_ONLY, bytes,
-                                              "the rows of " + name);
-    });
+    const cl::Buffer rows =
+        create_image_buffer(cl, mode, CL_MEM_READ_WRITE, bytes, "the rows of " + name);
     pipeline.time("kernel " + name + " rows", row_pitch * height + bytes, [&] {
-        conversions.to_bmp_rows(image, width, height, row_pitch, rows->device()).wait();
+        conversions.to_bmp_rows(image, width, height, row_pitch, rows).wait();
     });
-    pipeline.time("download " + name + how, bytes, [&] { rows->to_host(); });
-    pipeline.time("write " + name, header.size() + bytes, [&] {
-        write_file_atomically(output, {{header.data(), header.size()}, {rows->host(), bytes}});
-    });
+    pipeline.time("download and write " + name + " (" + memory_mode_name(mode) + ")",
+                  header.size() + bytes, [&] {
+                      AtomicFile file(output);
+                      file.write(header.data(), header.size());
+                      download_bytes(
+                          cl, mode, rows, bytes,
+                          [&](const unsigned char* data, std::size_t, std::size_t size) {
+                              file.write(data, size);
+                          },
+                          "the rows of " + name);
+                      file.commit();
+                  });
 }
 
 }  // namespace sdk

@@ -15,7 +15,7 @@
 namespace sdk {
 
 // An input image opened and its header checked, before any device work: its size is known and
-// its pixels are not read yet. Only the header (the first 2 KiB) has been read.
+// its pixel rows are not read yet.
 struct OpenedImage {
     std::unique_ptr<InputFile> file;
     BmpLayout layout;
@@ -30,17 +30,19 @@ struct OpenedImage {
 OpenedImage open_image(const std::filesystem::path& input);
 
 // The luminance of `image` into `luminance` (rows `row_pitch` bytes apart on the device), the
-// fastest way the file allows: its pixel rows read straight into the host side of a staged
-// buffer, moved to the device as they are, and converted there. Files whose pixels need decoding
-// (palettes, 16 or 32 bit, bit fields) are decoded and converted on the host and uploaded.
-// Each step is timed in `pipeline`.
+// fastest way the file allows: its pixel rows read straight into the memory the transfer moves
+// (the mapped buffer in map mode: no copy at all; in pinned mode one pinned chunk while the
+// other is on its way to the device) and converted on the device. Files whose pixels need
+// decoding (palettes, 16 or 32 bit, bit fields) are decoded and converted on the host and
+// uploaded. Each step is timed in `pipeline`.
 void load_luminance_on_device(const OpenedImage& image, const OpenClContext& cl, MemoryMode mode,
                               RowConversions& conversions, const cl::Buffer& luminance,
                               std::size_t row_pitch, PipelineTimer& pipeline);
 
 // Writes the 8-bit `image` (rows `row_pitch` bytes apart on the device) as the 8-bit BMP
-// `output`: laid out as the file's rows on the device, moved to the host side of a staged buffer
-// and written from there after the header, through a temporary file renamed into place.
+// `output`: laid out as the file's rows on the device, then downloaded and written piece by
+// piece after the header (in pinned mode the download of one piece overlaps the writing of the
+// one before), through a temporary file renamed into place.
 void write_bmp_from_device(const std::filesystem::path& output, const cl::Buffer& image,
                            std::size_t width, std::size_t height, std::size_t row_pitch,
                            const OpenClContext& cl, MemoryMode mode, RowConversions& conversions,

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 
@@ -132,38 +133,59 @@ void write_file_atomically(const std::filesystem::path& path, const std::uint8_t
 void write_file_atomically(const std::filesystem::path& path,
                            std::initializer_list<ByteRange> pieces)
 {
+    AtomicFile file(path);
+    for (const ByteRange& piece : pieces) file.write(piece.data, piece.size);
+    file.commit();
+}
+
+AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path)
+{
     // The temporary must live in the target's folder: rename is only atomic within one file
     // system. The leading dot keeps it out of casual directory listings.
     const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
     std::string pattern = (folder / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+    fd_ = ::mkstemp(pattern.data());
+    if (fd_ < 0) fail("cannot write", path, errno);
+    temporary_ = pattern;
+    if (::fchmod(fd_, new_file_mode()) != 0) discard_and_fail(errno);
+}
 
-    FileDescriptor file(::mkstemp(pattern.data()));
-    if (file.get() < 0) {
-        fail("cannot write", path, errno);
-    }
-    const std::filesystem::path temporary = pattern;
-    auto discard_and_fail = [&](int error) {
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        fail("cannot write", path, error);
-    };
+AtomicFile::~AtomicFile()
+{
+    if (temporary_.empty()) return;  // committed, or never created
+    if (fd_ >= 0) ::close(fd_);
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+}
 
-    if (::fchmod(file.get(), new_file_mode()) != 0) {
-        discard_and_fail(errno);
-    }
-    for (const ByteRange& piece : pieces) {
-        if (const int error = write_all(file.get(), piece.data, piece.size); error != 0) {
-            discard_and_fail(error);
-        }
-    }
-    if (const int error = file.close(); error != 0) {
+void AtomicFile::discard_and_fail(int error)
+{
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    std::error_code ignored;
+    std::filesystem::remove(temporary_, ignored);
+    temporary_.clear();
+    fail("cannot write", path_, error);
+}
+
+void AtomicFile::write(const void* data, std::size_t size)
+{
+    if (temporary_.empty()) throw std::logic_error("AtomicFile: write after commit");
+    if (const int error = write_all(fd_, static_cast<const std::uint8_t*>(data), size); error != 0)
         discard_and_fail(error);
-    }
+}
+
+void AtomicFile::commit()
+{
+    if (temporary_.empty()) throw std::logic_error("AtomicFile: committed twice");
+    // close() can report a failed write that write() did not (some file systems defer errors).
+    const int closed = ::close(fd_);
+    fd_ = -1;
+    if (closed != 0) discard_and_fail(errno);
     std::error_code renamed;
-    std::filesystem::rename(temporary, path, renamed);
-    if (renamed) {
-        discard_and_fail(renamed.value());
-    }
+    std::filesystem::rename(temporary_, path_, renamed);
+    if (renamed) discard_and_fail(renamed.value());
+    temporary_.clear();
 }
 
 void refuse_overwriting_input(const std::filesystem::path& input,

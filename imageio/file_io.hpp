@@ -36,6 +36,28 @@ void write_file_atomically(const std::filesystem::path& path,
 // "out.bmp" + "-dX" -> "out-dX.bmp": the naming of a run's secondary output files.
 std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix);
 
+// A file written piece by piece through a temporary in its folder, created at once (so an
+// unwritable folder fails before any work), and renamed over `path` by commit(). Destroyed
+// without commit() (an error, an exception), it removes the temporary and the previous file
+// stays as it was. Throws FileError naming `path`.
+class AtomicFile {
+public:
+    explicit AtomicFile(const std::filesystem::path& path);
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    void write(const void* data, std::size_t size);
+    void commit();
+
+private:
+    [[noreturn]] void discard_and_fail(int error);
+
+    std::filesystem::path path_;
+    std::filesystem::path temporary_;  // empty once committed or discarded
+    int fd_ = -1;
+};
+
 // Throws FileError when `output` names the same file as `input`, however either is spelled;
 // writing the result over the source would destroy the only copy of the input.
 void refuse_overwriting_input(const std::filesystem::path& input,

@@ -143,8 +143,13 @@ std::uint64_t OpenClContext::max_allocation_bytes() const
 
 OpenClContext make_context(const DeviceSelection& selection)
 {
+    return make_context(select_device(selection));
+}
+
+OpenClContext make_context(const cl::Device& device)
+{
     OpenClContext cl;
-    cl.device = select_device(selection);
+    cl.device = device;
     while_doing("creating a context and a profiling queue", [&] {
         cl.context = cl::Context(cl.device);
         cl.queue = cl::CommandQueue(cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE);

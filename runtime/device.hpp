@@ -44,6 +44,9 @@ struct OpenClContext {
 };
 
 OpenClContext make_context(const DeviceSelection& selection);
+// The same for a device already chosen: finding the device is quick, creating its context is
+// what takes long (a discrete GPU's driver starts up), so a sample can decide things between.
+OpenClContext make_context(const cl::Device& device);
 
 // Refuses, with one line naming both sizes, a buffer the device cannot allocate in one piece.
 void check_fits_device(const OpenClContext& cl, std::uint64_t bytes, const std::string& what);

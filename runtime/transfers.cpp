@@ -2,7 +2,9 @@
 
 #include "runtime/errors.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <map>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -142,15 +144,81 @@ cl::Event read_pitched(const cl::CommandQueue& queue, const cl::Buffer& buffer, 
     return event;
 }
 
-// A host-visible buffer the driver pins: the host side of pinned-mode transfers.
-cl::Buffer create_pinned_staging(const OpenClContext& cl, std::size_t bytes, const std::string& what)
+// Two pinned host buffers, mapped once: the host side of every pinned-mode transfer. Pinning
+// host memory takes time in proportion to its size, so a context gets one small pair, kept for
+// the life of the process (never released: releasing OpenCL objects from static destructors
+// races the runtime's own teardown at exit).
+struct PinnedChunks {
+    cl::Buffer buffers[2];
+    unsigned char* host[2] = {nullptr, nullptr};
+};
+
+PinnedChunks& pinned_chunks(const OpenClContext& cl)
 {
-    return while_doing("creating the " + std::to_string(bytes) + "-byte pinned staging buffer for " +
-                           what,
-                       [&] {
-                           return cl::Buffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                             bytes);
-                       });
+    static auto* by_context = new std::map<cl_context, PinnedChunks>();
+    PinnedChunks& chunks = (*by_context)[cl.context()];
+    if (chunks.host[0]) return chunks;
+    while_doing("creating and mapping the pinned staging chunks", [&] {
+        for (int i = 0; i < 2; ++i) {
+            chunks.buffers[i] = cl::Buffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                           pinned_chunk_bytes);
+            chunks.host[i] = static_cast<unsigned char*>(cl.queue.enqueueMapBuffer(
+                chunks.buffers[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, pinned_chunk_bytes));
+        }
+    });
+    return chunks;
+}
+
+enum class Direction { upload, download };
+
+// Moves `bytes` between `buffer` and the pinned chunks, a chunk of whole `unit`s (rows) at a
+// time, alternating between the two chunks. Uploads: `host_side` fills a chunk, then its write
+// is enqueued and the other chunk is filled meanwhile. Downloads: the next chunk's read is
+// enqueued before `host_side` empties the current one.
+Transfer through_pinned_chunks(
+    const OpenClContext& cl, Direction direction, const cl::Buffer& buffer, std::size_t bytes,
+    std::size_t unit, const std::string& what,
+    const std::function<void(unsigned char*, std::size_t, std::size_t)>& host_side)
+{
+    PinnedChunks& chunks = pinned_chunks(cl);
+    const std::size_t step = std::max<std::size_t>(1, pinned_chunk_bytes / unit) * unit;
+    if (step > pinned_chunk_bytes)
+        throw std::invalid_argument("a row of " + std::to_string(unit) +
+                                    " bytes is larger than a pinned chunk");
+    Transfer transfer;
+    cl::Event in_flight[2];
+    auto enqueue = [&](std::size_t offset, int slot) {
+        const std::size_t size = std::min(step, bytes - offset);
+        if (direction == Direction::upload)
+            cl.queue.enqueueWriteBuffer(buffer, CL_FALSE, offset, size, chunks.host[slot],
+                                        nullptr, &in_flight[slot]);
+        else
+            cl.queue.enqueueReadBuffer(buffer, CL_FALSE, offset, size, chunks.host[slot],
+                                       nullptr, &in_flight[slot]);
+        if (offset == 0) transfer.start = in_flight[slot];
+        transfer.end = in_flight[slot];
+    };
+    const std::string doing = (direction == Direction::upload ? "uploading " : "reading back ") + what;
+    while_doing(doing, [&] {
+        if (direction == Direction::upload) {
+            for (std::size_t offset = 0, k = 0; offset < bytes; offset += step, ++k) {
+                const int slot = static_cast<int>(k % 2);
+                if (in_flight[slot]()) in_flight[slot].wait();  // its last write has read it
+                host_side(chunks.host[slot], offset, std::min(step, bytes - offset));
+                enqueue(offset, slot);
+            }
+        } else {
+            if (bytes > 0) enqueue(0, 0);
+            for (std::size_t offset = 0, k = 0; offset < bytes; offset += step, ++k) {
+                const int slot = static_cast<int>(k % 2);
+                if (offset + step < bytes) enqueue(offset + step, 1 - slot);
+                in_flight[slot].wait();
+                host_side(chunks.host[slot], offset, std::min(step, bytes - offset));
+            }
+        }
+        if (transfer.end()) transfer.end.wait();
+    });
+    return transfer;
 }
 
 // Tight host rows laid out at their pitch, padding zeroed so it is never undefined (the
@@ -180,16 +248,13 @@ Transfer upload_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer&
         return transfer;
     }
     if (mode == MemoryMode::pinned) {
-        const cl::Buffer staging = create_pinned_staging(cl, bytes, what);
-        Transfer mapping;
-        MappedBuffer pinned(cl, staging, CL_MAP_WRITE_INVALIDATE_REGION, bytes, what, mapping);
-        lay_out_rows(pinned.bytes(), host, row_bytes, height, row_pitch);
-        while_doing("uploading " + what, [&] {
-            cl.queue.enqueueWriteBuffer(buffer, CL_TRUE, 0, bytes, pinned.bytes(), nullptr,
-                                        &transfer.end);
-        });
-        transfer.start = transfer.end;
-        return transfer;
+        const auto* source = static_cast<const unsigned char*>(host);
+        return through_pinned_chunks(
+            cl, Direction::upload, buffer, bytes, row_pitch, what,
+            [&](unsigned char* chunk, std::size_t offset, std::size_t size) {
+                lay_out_rows(chunk, source + offset / row_pitch * row_bytes, row_bytes,
+                             size / row_pitch, row_pitch);
+            });
     }
     // Invalidate: the old contents need not be fetched, only the new ones written.
     MappedBuffer mapped(cl, buffer, CL_MAP_WRITE_INVALIDATE_REGION, bytes, what, transfer);
@@ -210,18 +275,13 @@ Transfer download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffe
         return transfer;
     }
     if (mode == MemoryMode::pinned) {
-        const std::size_t bytes = row_pitch * height;
-        const cl::Buffer staging = create_pinned_staging(cl, bytes, what);
-        Transfer mapping;
-        MappedBuffer pinned(cl, staging, CL_MAP_WRITE_INVALIDATE_REGION, bytes, what, mapping);
-        while_doing("reading back " + what, [&] {
-            cl.queue.enqueueReadBuffer(buffer, CL_TRUE, 0, bytes, pinned.bytes(), nullptr,
-                                       &transfer.end);
-        });
-        transfer.start = transfer.end;
-        for (std::size_t y = 0; y < height; ++y)
-            std::memcpy(destination + y * row_bytes, pinned.bytes() + y * row_pitch, row_bytes);
-        return transfer;
+        return through_pinned_chunks(
+            cl, Direction::download, buffer, row_pitch * height, row_pitch, what,
+            [&](unsigned char* chunk, std::size_t offset, std::size_t size) {
+                for (std::size_t row = 0; row < size / row_pitch; ++row)
+                    std::memcpy(destination + (offset / row_pitch + row) * row_bytes,
+                                chunk + row * row_pitch, row_bytes);
+            });
     }
     MappedBuffer mapped(cl, buffer, CL_MAP_READ, row_pitch * height, what, transfer);
     for (std::size_t y = 0; y < height; ++y)
@@ -230,78 +290,54 @@ Transfer download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffe
     return transfer;
 }
 
-StagedBuffer::StagedBuffer(const OpenClContext& cl, MemoryMode mode, cl_mem_flags kernel_access,
-                           std::size_t bytes, const std::string& what)
-    : cl_(cl), mode_(mode), bytes_(bytes), what_(what)
+Transfer upload_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                      const void* host, std::size_t bytes, const std::string& what)
 {
-    if (mode == MemoryMode::automatic)
-        throw std::logic_error("StagedBuffer needs map, pinned or copy: resolve auto first");
-    device_ = create_image_buffer(cl, mode, kernel_access, bytes, what);
-    if (mode == MemoryMode::pinned) {
-        staging_ = create_pinned_staging(cl, bytes, what);
-        // Mapped once for the buffer's life: the pointer is what the copy engines read from.
-        mapped_ = map(staging_, CL_MAP_READ | CL_MAP_WRITE, nullptr);
-    } else if (mode == MemoryMode::copy) {
-        pageable_.resize(bytes);
+    const auto* source = static_cast<const unsigned char*>(host);
+    if (mode == MemoryMode::pinned)
+        return through_pinned_chunks(cl, Direction::upload, buffer, bytes, 1, what,
+                                     [&](unsigned char* chunk, std::size_t offset, std::size_t size) {
+                                         std::memcpy(chunk, source + offset, size);
+                                     });
+    return upload_rows(cl, mode, buffer, host, bytes, 1, bytes, what);
+}
+
+Transfer upload_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                         std::size_t bytes, const ProduceBytes& produce, const std::string& what)
+{
+    if (mode == MemoryMode::pinned)
+        return through_pinned_chunks(cl, Direction::upload, buffer, bytes, 1, what, produce);
+    if (mode == MemoryMode::copy) {
+        std::vector<unsigned char> host(bytes);
+        produce(host.data(), 0, bytes);
+        return upload_bytes(cl, mode, buffer, host.data(), bytes, what);
     }
-}
-
-StagedBuffer::~StagedBuffer()
-{
-    if (!mapped_) return;
-    try {
-        cl::Event unmapped;
-        cl_.queue.enqueueUnmapMemObject(mode_ == MemoryMode::pinned ? staging_ : device_, mapped_,
-                                        nullptr, &unmapped);
-        unmapped.wait();
-    } catch (...) {  // already failing, or the context is going: nothing left to hand back
-    }
-}
-
-void* StagedBuffer::map(const cl::Buffer& buffer, cl_map_flags flags, cl::Event* event)
-{
-    return while_doing("mapping the " + std::to_string(bytes_) + "-byte buffer for " + what_, [&] {
-        return cl_.queue.enqueueMapBuffer(buffer, CL_TRUE, flags, 0, bytes_, nullptr, event);
-    });
-}
-
-unsigned char* StagedBuffer::host()
-{
-    if (mode_ == MemoryMode::copy) return pageable_.data();
-    if (!mapped_) mapped_ = map(device_, CL_MAP_READ | CL_MAP_WRITE, nullptr);
-    return static_cast<unsigned char*>(mapped_);
-}
-
-Transfer StagedBuffer::to_device()
-{
     Transfer transfer;
-    while_doing("uploading " + what_, [&] {
-        if (mode_ == MemoryMode::map) {
-            if (!mapped_) return;  // nothing written by the host since the device had it
-            cl_.queue.enqueueUnmapMemObject(device_, mapped_, nullptr, &transfer.end);
-            mapped_ = nullptr;
-        } else {
-            cl_.queue.enqueueWriteBuffer(device_, CL_FALSE, 0, bytes_, host(), nullptr,
-                                         &transfer.end);
-        }
-        transfer.end.wait();
-    });
-    transfer.start = transfer.end;
+    // Invalidate: the old contents need not be fetched, only the new ones written.
+    MappedBuffer mapped(cl, buffer, CL_MAP_WRITE_INVALIDATE_REGION, bytes, what, transfer);
+    produce(mapped.bytes(), 0, bytes);
+    mapped.unmap();
     return transfer;
 }
 
-Transfer StagedBuffer::to_host()
+Transfer download_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                        std::size_t bytes, const ConsumeBytes& consume, const std::string& what)
 {
+    if (mode == MemoryMode::pinned)
+        return through_pinned_chunks(cl, Direction::download, buffer, bytes, 1, what,
+                                     [&](unsigned char* chunk, std::size_t offset, std::size_t size) {
+                                         consume(chunk, offset, size);
+                                     });
     Transfer transfer;
-    while_doing("reading back " + what_, [&] {
-        if (mode_ == MemoryMode::map) {
-            if (!mapped_) mapped_ = map(device_, CL_MAP_READ | CL_MAP_WRITE, &transfer.end);
-        } else {
-            cl_.queue.enqueueReadBuffer(device_, CL_TRUE, 0, bytes_, host(), nullptr,
-                                        &transfer.end);
-        }
-    });
-    transfer.start = transfer.end;
+    if (mode == MemoryMode::copy) {
+        std::vector<unsigned char> host(bytes);
+        transfer = download_rows(cl, mode, buffer, host.data(), bytes, 1, bytes, what);
+        consume(host.data(), 0, bytes);
+        return transfer;
+    }
+    MappedBuffer mapped(cl, buffer, CL_MAP_READ, bytes, what, transfer);
+    consume(mapped.bytes(), 0, bytes);
+    mapped.unmap();
     return transfer;
 }
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <vector>
+#include <functional>
 
 namespace sdk {
 
@@ -64,44 +64,31 @@ struct Transfer {
     cl::Event end;
 };
 
-// A device buffer with the host memory that fills it or receives it, as `mode` says:
-//   map     one CL_MEM_ALLOC_HOST_PTR buffer; host() is its mapping, to_device() unmaps it and
-//           to_host() maps it again: on shared memory nothing is copied.
-//   pinned  a device buffer and a mapped CL_MEM_ALLOC_HOST_PTR staging buffer of the same size;
-//           to_device() and to_host() are one write or read between them.
-//   copy    a device buffer and an ordinary host allocation.
-// A file is read straight into host() and written straight from it, so that the only copies
-// are the ones the mode needs.
-class StagedBuffer {
-public:
-    StagedBuffer(const OpenClContext& cl, MemoryMode mode, cl_mem_flags kernel_access,
-                 std::size_t bytes, const std::string& what);
-    ~StagedBuffer();
-    StagedBuffer(const StagedBuffer&) = delete;
-    StagedBuffer& operator=(const StagedBuffer&) = delete;
+// The bytes of `buffer` from host memory, or into it, `bytes` of them from offset 0. Both
+// return when the data has arrived; the events time the whole transfer.
+//   map     the buffer (created for map mode) is mapped and the host copies into or out of it.
+//   pinned  through two small pinned chunks, alternating: the host fills (or empties) one while
+//           the copy engine moves the other, so the host-side copy and the link overlap, and
+//           only the chunks are pinned, once per context, not the whole image.
+//   copy    one write or read from the host memory as it is.
+// download_bytes hands each piece to `consume(data, offset, size)` in order as it arrives (a
+// file writer, say), so the host never holds the whole result at once in pinned mode.
+Transfer upload_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                      const void* host, std::size_t bytes, const std::string& what);
+using ConsumeBytes = std::function<void(const unsigned char* data, std::size_t offset,
+                                        std::size_t size)>;
+// The upload's dual: `produce(host, offset, size)` writes the pieces straight into the memory
+// the transfer moves (a file read straight into a mapped buffer, say), in order. In map mode it
+// is called once, with the whole mapped buffer: nothing is copied.
+using ProduceBytes = std::function<void(unsigned char* host, std::size_t offset, std::size_t size)>;
+Transfer upload_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                         std::size_t bytes, const ProduceBytes& produce, const std::string& what);
+Transfer download_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                        std::size_t bytes, const ConsumeBytes& consume, const std::string& what);
 
-    // The host's view, to fill before to_device() or to read after to_host(); in map mode it
-    // maps the buffer when it is not mapped already.
-    unsigned char* host();
-    // Both block until the data has arrived; the events time the transfer.
-    Transfer to_device();
-    Transfer to_host();
-
-    const cl::Buffer& device() const { return device_; }
-    std::size_t size() const { return bytes_; }
-
-private:
-    void* map(const cl::Buffer& buffer, cl_map_flags flags, cl::Event* event);
-
-    OpenClContext cl_;
-    MemoryMode mode_;
-    std::size_t bytes_;
-    std::string what_;
-    cl::Buffer device_;
-    cl::Buffer staging_;              // pinned mode
-    std::vector<unsigned char> pageable_;  // copy mode
-    void* mapped_ = nullptr;          // map mode: device_'s mapping; pinned: staging_'s
-};
+// The pinned chunks' size: large enough that each transfer runs at the link's full speed, small
+// enough that pinning two costs little.
+constexpr std::size_t pinned_chunk_bytes = std::size_t{32} << 20;
 
 // Host rows of `row_bytes` (tightly packed) into a device buffer whose rows are `row_pitch` bytes
 // apart, or back. Both return when the data has arrived (the host memory may be reused at once).

@@ -25,7 +25,8 @@ for ((round = 0; round < rounds; ++round)); do
   for run in "$@"; do
     read -ra words <<< "$run"
     t0=$(now)
-    "${timer[@]}" "$bin/${words[0]}" "${words[@]:1}" -q -i "$input" -o "$work/output.bmp"
+    program=${words[0]}; [[ $program == */* ]] || program=$bin/$program
+    "${timer[@]}" "$program" "${words[@]:1}" -q -i "$input" -o "$work/output.bmp"
     t1=$(now)
     rss=""; [[ -f $work/rss ]] && rss=$(tail -1 "$work/rss")
     echo "$run|$(ms $t0 $t1)|$rss" >> "$results"

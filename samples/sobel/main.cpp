@@ -48,16 +48,18 @@ int main(int argc, char** argv)
         sdk::PipelineTimer pipeline;
 
         // 1. Open the image and check its header: its size, and how its pixels are stored.
-        //    A bad file or output path fails here, before any work; no pixel is read yet.
+        //    A bad file or output path fails here, before any work.
         sdk::check_output_paths(options.input, sdk::sobel_output_paths(options.output, save_gradients));
         const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
                                                      0, [&] { return sdk::open_image(options.input); });
 
         // 2. Pick the device, how images reach it, and the kernel: the one asked for, or with
         //    auto the fastest on this device (measured the first time, then cached).
+        const cl::Device device =
+            pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
         const sdk::OpenClContext cl =
-            pipeline.time("create context", 0, [&] { return sdk::make_context(options.device); });
-        const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
+            pipeline.time("create context", 0, [&] { return sdk::make_context(device); });
+        const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, device);
         sdk::SobelChoice choice;
         if (variant_name == "auto") {
             const sdk::TuningResult tuned = sdk::choose_sobel_kernel(cl, options.border);
@@ -83,8 +85,9 @@ int main(int argc, char** argv)
                              sdk::border_name(options.border),
                          memory);
 
-        // 4. The luminance on the device: the file's rows read straight into the buffer the
-        //    device takes them from, and converted there (or, to compare, on the host).
+        // 4. The luminance on the device: the file's rows read straight into the memory that
+        //    moves them there as they are stored, and converted there (or, to compare, on the
+        //    host).
         if (host_conversions) {
             const sdk::Image luminance = sdk::load_luminance(options.input, {}, &pipeline);
             pipeline.time("upload luminance", luminance.pixels.size(), [&] { sobel->upload(luminance); });

@@ -1,6 +1,6 @@
-// StagedBuffer in every memory mode: what the host writes into host() arrives on the device, and
-// what the device holds comes back into host(), byte for byte, for sizes that are not multiples
-// of anything.
+// The one transfer module in every memory mode: bytes and pitched rows reach the device and come
+// back byte for byte, including transfers larger than a pinned chunk (so that the chunks
+// alternate and a last, partial chunk is moved) and rows that do not divide a chunk.
 #include "runtime/transfers.hpp"
 #include "test_support.hpp"
 
@@ -14,40 +14,60 @@ namespace {
 
 using test::test_context;
 
-class StagedBufferTest : public ::testing::TestWithParam<MemoryMode> {};
+std::vector<unsigned char> random_bytes(std::size_t count, std::uint32_t seed)
+{
+    std::mt19937 generator(seed);
+    std::vector<unsigned char> bytes(count);
+    for (auto& byte : bytes) byte = static_cast<unsigned char>(generator());
+    return bytes;
+}
 
-TEST_P(StagedBufferTest, RoundTripsThroughTheDevice)
+class TransferTest : public ::testing::TestWithParam<MemoryMode> {};
+
+TEST_P(TransferTest, BytesRoundTripThroughTheDevice)
 {
     const OpenClContext& cl = test_context();
-    for (const std::size_t bytes : {std::size_t{1}, std::size_t{3}, std::size_t{4097}}) {
-        std::mt19937 generator(static_cast<std::uint32_t>(bytes));
-        std::vector<unsigned char> data(bytes);
-        for (auto& byte : data) byte = static_cast<unsigned char>(generator());
+    // 1 byte, a few, and two and a half chunks.
+    for (const std::size_t bytes : {std::size_t{1}, std::size_t{4097},
+                                    pinned_chunk_bytes * 5 / 2 + 3}) {
+        const auto data = random_bytes(bytes, static_cast<std::uint32_t>(bytes));
+        const cl::Buffer buffer =
+            create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE, bytes, "the test bytes");
+        upload_bytes(cl, GetParam(), buffer, data.data(), bytes, "the test bytes");
 
-        StagedBuffer input(cl, GetParam(), CL_MEM_READ_ONLY, bytes, "the input");
-        std::copy(data.begin(), data.end(), input.host());
-        input.to_device();
-        std::vector<unsigned char> on_device(bytes);
-        cl.queue.enqueueReadBuffer(input.device(), CL_TRUE, 0, bytes, on_device.data());
-        EXPECT_EQ(on_device, data) << memory_mode_name(GetParam()) << " " << bytes;
-
-        StagedBuffer output(cl, GetParam(), CL_MEM_WRITE_ONLY, bytes, "the output");
-        cl.queue.enqueueWriteBuffer(output.device(), CL_TRUE, 0, bytes, data.data());
-        output.to_host();
-        EXPECT_EQ(std::vector<unsigned char>(output.host(), output.host() + bytes), data)
-            << memory_mode_name(GetParam()) << " " << bytes;
+        std::vector<unsigned char> back(bytes, 0xA5);
+        std::size_t expected_offset = 0;
+        download_bytes(
+            cl, GetParam(), buffer, bytes,
+            [&](const unsigned char* piece, std::size_t offset, std::size_t size) {
+                EXPECT_EQ(offset, expected_offset) << "pieces must arrive in order";
+                std::copy(piece, piece + size, back.begin() + static_cast<std::ptrdiff_t>(offset));
+                expected_offset = offset + size;
+            },
+            "the test bytes");
+        EXPECT_EQ(expected_offset, bytes);
+        EXPECT_TRUE(back == data) << memory_mode_name(GetParam()) << " " << bytes << " bytes";
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryMode, StagedBufferTest,
+TEST_P(TransferTest, PitchedRowsRoundTripAcrossChunks)
+{
+    const OpenClContext& cl = test_context();
+    // Rows of 3000 bytes at a pitch of 3008: a chunk holds a whole number of them, not all.
+    const std::size_t row_bytes = 3000, height = pinned_chunk_bytes / 3008 * 2 + 7;
+    const std::size_t row_pitch = pitch_for(row_bytes);
+    const auto image = random_bytes(row_bytes * height, 5);
+    const cl::Buffer buffer = create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE,
+                                                  row_pitch * height, "the test rows");
+    upload_rows(cl, GetParam(), buffer, image.data(), row_bytes, height, row_pitch, "the rows");
+    std::vector<unsigned char> back(row_bytes * height, 0xA5);
+    download_rows(cl, GetParam(), buffer, back.data(), row_bytes, height, row_pitch, "the rows");
+    EXPECT_TRUE(back == image) << memory_mode_name(GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryMode, TransferTest,
                          ::testing::Values(MemoryMode::map, MemoryMode::pinned, MemoryMode::copy),
                          [](const auto& test_info) { return memory_mode_name(test_info.param); });
-
-TEST(StagedBuffer, NeedsAResolvedMode)
-{
-    EXPECT_THROW(StagedBuffer(test_context(), MemoryMode::automatic, CL_MEM_READ_ONLY, 16, "x"),
-                 std::logic_error);
-}
 
 }  // namespace
 }  // namespace sdk
