@@ -75,6 +75,7 @@ void load_luminance_on_device(const OpenedImage& image, const OpenClContext& cl,
     }
     const cl::Buffer rows =
         create_image_buffer(cl, mode, CL_MEM_READ_ONLY, range.bytes, "the file's rows");
+    // [File rows to the device]
     pipeline.time("read " + name + " and upload" + how, range.bytes, [&] {
         upload_produced(
             cl, mode, rows, range.bytes,
@@ -86,6 +87,7 @@ void load_luminance_on_device(const OpenedImage& image, const OpenClContext& cl,
     pipeline.time("kernel rows to luminance", range.bytes + row_pitch * image.height(), [&] {
         conversions.to_luminance(rows, image.layout, luminance, row_pitch).wait();
     });
+    // [File rows to the device]
 }
 
 void write_bmp_from_device(const std::filesystem::path& output, const cl::Buffer& image,
@@ -98,6 +100,7 @@ void write_bmp_from_device(const std::filesystem::path& output, const cl::Buffer
     const std::size_t bytes = bmp_grey_stride(width) * height;
     const cl::Buffer rows =
         create_image_buffer(cl, mode, CL_MEM_READ_WRITE, bytes, "the rows of " + name);
+    // [Device rows to the file]
     pipeline.time("kernel " + name + " rows", row_pitch * height + bytes, [&] {
         conversions.to_bmp_rows(image, width, height, row_pitch, rows).wait();
     });
@@ -113,6 +116,7 @@ void write_bmp_from_device(const std::filesystem::path& output, const cl::Buffer
                           "the rows of " + name);
                       file.commit();
                   });
+    // [Device rows to the file]
 }
 
 }  // namespace sdk

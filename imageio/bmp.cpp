@@ -1,6 +1,7 @@
 #include "imageio/bmp.hpp"
 
 #include "imageio/file_io.hpp"
+#include "imageio/input_file.hpp"
 
 #include <algorithm>
 #include <array>
@@ -28,6 +29,9 @@ constexpr std::uint32_t kBiPng = 5;
 // image filter sample needs.
 constexpr std::uint64_t kMaxSide = 65536;
 constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 28;
+
+// Every header, masks and palette included, ends within this many bytes of the file's start.
+constexpr std::size_t kHeaderPrefixBytes = 2048;
 
 // Bytes are assembled one at a time: the buffer has no alignment guarantee and the format is
 // little-endian whatever the host is.
@@ -464,7 +468,15 @@ Image read_bmp(const std::filesystem::path& path)
 {
     std::vector<std::uint8_t> bytes;
     try {
-        bytes = read_file(path);
+        // Only a regular file, and only once its header has been checked against its real size:
+        // /dev/zero, a FIFO or a header declaring gigabytes costs nothing before it is refused.
+        const InputFile file(path);
+        std::vector<std::uint8_t> prefix(kHeaderPrefixBytes);
+        prefix.resize(file.read_prefix(prefix.data(), prefix.size()));
+        const BmpLayout layout = describe_bmp(prefix.data(), prefix.size(), file.size(), path.string());
+        // Up to the end of the pixel rows the header declares: whatever follows is never read.
+        bytes.resize(static_cast<std::size_t>(layout.pixel_offset + layout.stride * layout.height));
+        file.read_at(0, bytes.data(), bytes.size());
     } catch (const FileError& error) {
         // Callers handle one exception type for "this image cannot be loaded".
         throw ImageError(error.what());

@@ -1,8 +1,10 @@
 #include "runtime/program.hpp"
 
 #include "runtime/errors.hpp"
+#include "runtime/program_cache.hpp"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <system_error>
 #include <unistd.h>
@@ -35,6 +37,35 @@ std::string read_kernel_source(const std::filesystem::path& path)
     return text.str();
 }
 
+std::string full_options(const std::string& options, const std::filesystem::path& include_folder)
+{
+    return "-cl-std=CL1.2 " + include_option(include_folder) + " " + options;
+}
+
+// The text of every file `source` includes with `#include "name"` from `folder`, recursively,
+// each once: what the program depends on besides its own file, for the binary cache's key.
+void append_included_sources(const std::string& source, const std::filesystem::path& folder,
+                             std::set<std::string>& seen, std::string& out)
+{
+    std::istringstream lines(source);
+    for (std::string line; std::getline(lines, line);) {
+        const auto hash = line.find_first_not_of(" \t");
+        if (hash == std::string::npos || line.compare(hash, 1, "#") != 0) continue;
+        const auto word = line.find("include", hash);
+        const auto open = line.find('"', hash);
+        if (word == std::string::npos || open == std::string::npos || open < word) continue;
+        const auto close = line.find('"', open + 1);
+        if (close == std::string::npos) continue;
+        const std::string name = line.substr(open + 1, close - open - 1);
+        if (!seen.insert(name).second) continue;
+        std::error_code error;
+        if (!std::filesystem::is_regular_file(folder / name, error)) continue;  // the compiler says
+        const std::string included = read_kernel_source(folder / name);
+        out += "\n// " + name + "\n" + included;
+        append_included_sources(included, folder, seen, out);
+    }
+}
+
 // Builds `source` with `#line 1 "file_name"` before it, so the compiler's messages name the file
 // and count its lines; `described_as` names it in errors (the full path, for a file).
 cl::Program build_source(const OpenClContext& cl, const std::string& source,
@@ -45,8 +76,7 @@ cl::Program build_source(const OpenClContext& cl, const std::string& source,
     cl::Program program = while_doing("creating a program from " + described_as, [&] {
         return cl::Program(cl.context, numbered_source);
     });
-    const std::string all_options =
-        "-cl-std=CL1.2 " + include_option(include_folder) + " " + options;
+    const std::string all_options = full_options(options, include_folder);
     try {
         program.build({cl.device}, all_options.c_str());
     } catch (const cl::Error& error) {
@@ -80,7 +110,16 @@ cl::Program build_program(const OpenClContext& cl, const std::string& kernel_fil
                           const std::string& options, const std::filesystem::path& folder)
 {
     const auto path = folder / kernel_file;
-    return build_source(cl, read_kernel_source(path), kernel_file, path.string(), options, folder);
+    const std::string source = read_kernel_source(path);
+    // A binary from an earlier run with the same source, includes, options and driver.
+    std::string full_source = source;
+    std::set<std::string> seen{kernel_file};
+    append_included_sources(source, folder, seen, full_source);
+    const ProgramCacheEntry entry = program_cache_entry(cl, full_source, full_options(options, folder));
+    if (auto cached = load_cached_program(cl, entry, full_options(options, folder))) return *cached;
+    cl::Program program = build_source(cl, source, kernel_file, path.string(), options, folder);
+    save_program_binary(cl, program, entry);
+    return program;
 }
 
 cl::Program build_program_from_source(const OpenClContext& cl, const std::string& source,

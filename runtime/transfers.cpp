@@ -147,24 +147,34 @@ cl::Event read_pitched(const cl::CommandQueue& queue, const cl::Buffer& buffer, 
 // Two pinned host buffers, mapped once: the host side of every pinned-mode transfer. Pinning
 // host memory takes time in proportion to its size, so a context gets one small pair, kept for
 // the life of the process (never released: releasing OpenCL objects from static destructors
-// races the runtime's own teardown at exit).
+// races the runtime's own teardown at exit). They are no larger than the largest transfer so
+// far needs, up to pinned_chunk_bytes: small images pin little (oclgrind, which tracks every
+// byte of every buffer, slows down on each launch for each megabyte held).
 struct PinnedChunks {
     cl::Buffer buffers[2];
     unsigned char* host[2] = {nullptr, nullptr};
+    std::size_t bytes = 0;
 };
 
-PinnedChunks& pinned_chunks(const OpenClContext& cl)
+PinnedChunks& pinned_chunks(const OpenClContext& cl, std::size_t transfer_bytes)
 {
     static auto* by_context = new std::map<cl_context, PinnedChunks>();
     PinnedChunks& chunks = (*by_context)[cl.context()];
-    if (chunks.host[0]) return chunks;
+    constexpr std::size_t kGranule = std::size_t{1} << 20;
+    const std::size_t wanted = std::min(
+        pinned_chunk_bytes, (std::max<std::size_t>(transfer_bytes, 1) + kGranule - 1) / kGranule * kGranule);
+    if (chunks.bytes >= wanted) return chunks;
     while_doing("creating and mapping the pinned staging chunks", [&] {
         for (int i = 0; i < 2; ++i) {
-            chunks.buffers[i] = cl::Buffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                                           pinned_chunk_bytes);
+            if (chunks.host[i])
+                cl.queue.enqueueUnmapMemObject(chunks.buffers[i], chunks.host[i]);
+            chunks.host[i] = nullptr;
+            chunks.buffers[i] =
+                cl::Buffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, wanted);
             chunks.host[i] = static_cast<unsigned char*>(cl.queue.enqueueMapBuffer(
-                chunks.buffers[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, pinned_chunk_bytes));
+                chunks.buffers[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, wanted));
         }
+        chunks.bytes = wanted;
     });
     return chunks;
 }
@@ -180,9 +190,9 @@ Transfer through_pinned_chunks(
     std::size_t unit, const std::string& what,
     const std::function<void(unsigned char*, std::size_t, std::size_t)>& host_side)
 {
-    PinnedChunks& chunks = pinned_chunks(cl);
-    const std::size_t step = std::max<std::size_t>(1, pinned_chunk_bytes / unit) * unit;
-    if (step > pinned_chunk_bytes)
+    PinnedChunks& chunks = pinned_chunks(cl, bytes);
+    const std::size_t step = std::max<std::size_t>(1, chunks.bytes / unit) * unit;
+    if (step > chunks.bytes)
         throw std::invalid_argument("a row of " + std::to_string(unit) +
                                     " bytes is larger than a pinned chunk");
     Transfer transfer;
@@ -199,6 +209,7 @@ Transfer through_pinned_chunks(
         transfer.end = in_flight[slot];
     };
     const std::string doing = (direction == Direction::upload ? "uploading " : "reading back ") + what;
+    // [Pinned chunks]
     while_doing(doing, [&] {
         if (direction == Direction::upload) {
             for (std::size_t offset = 0, k = 0; offset < bytes; offset += step, ++k) {
@@ -218,6 +229,7 @@ Transfer through_pinned_chunks(
         }
         if (transfer.end()) transfer.end.wait();
     });
+    // [Pinned chunks]
     return transfer;
 }
 

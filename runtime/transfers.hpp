@@ -86,8 +86,8 @@ Transfer upload_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buf
 Transfer download_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
                         std::size_t bytes, const ConsumeBytes& consume, const std::string& what);
 
-// The pinned chunks' size: large enough that each transfer runs at the link's full speed, small
-// enough that pinning two costs little.
+// The pinned chunks' largest size: large enough that each transfer runs at the link's full
+// speed, small enough that pinning two costs little.
 constexpr std::size_t pinned_chunk_bytes = std::size_t{32} << 20;
 
 // Host rows of `row_bytes` (tightly packed) into a device buffer whose rows are `row_pitch` bytes

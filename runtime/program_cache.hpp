@@ -1,0 +1,38 @@
+#pragma once
+#include "runtime/device.hpp"
+#include "runtime/opencl.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace sdk {
+
+// Where the SDK keeps what it measures or builds once per device (program binaries): $SDK_CACHE_DIR
+// if set, else $XDG_CACHE_HOME/opencl-image-filters, else ~/.cache/opencl-image-filters; empty
+// when none of these variables is set.
+std::filesystem::path sdk_cache_folder();
+
+// A cache of built programs, so that a sample's next run skips the compiler: on boards the build
+// is the slow part of start-up (Mali compiles at clCreateKernel, Adreno has been reported to take
+// seconds), and PoCL's own cache still preprocesses the source every time. Each entry is the
+// binary clGetProgramInfo(CL_PROGRAM_BINARIES) returns, in programs/<key>.bin, keyed by the
+// platform, device, driver version, the source with everything it #includes, and the build
+// options. Anything odd about an entry (missing, unreadable, too large, rejected by the driver)
+// means a build from source, never an error. SDK_PROGRAM_CACHE=0 turns the cache off.
+struct ProgramCacheEntry {
+    std::filesystem::path path;  // empty: no cache (turned off, or no cache folder)
+};
+ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::string& full_source,
+                                      const std::string& options);
+
+// The program built from the entry's binary, or nothing.
+std::optional<cl::Program> load_cached_program(const OpenClContext& cl,
+                                               const ProgramCacheEntry& entry,
+                                               const std::string& options);
+// Saves a built program's binary for the next run; best effort (a read-only or full disk only
+// means no cache), written through a temporary renamed into place.
+void save_program_binary(const OpenClContext& cl, const cl::Program& program,
+                         const ProgramCacheEntry& entry);
+
+}  // namespace sdk
