@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's first command: install what is missing, build, and run the sobel sample on the
-# bundled photograph (on PoCL when there is no GPU). Writes output.bmp, output-dX.bmp and
-# output-dY.bmp into the current folder. Extra arguments go to sobel (try --help).
+# bundled photograph (on PoCL when there is no GPU). Writes output.bmp into the current folder
+# (--save-gradients adds output-dX.bmp and output-dY.bmp). Extra arguments go to sobel (try --help).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SDK_BUILD_DIR:-$root/build}

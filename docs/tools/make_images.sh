@@ -76,7 +76,7 @@ EOF
 mkdir -p "$images"
 
 # The input: the photograph as it is, and the 8-bit luminance every filter works on.
-"$bin/sobel" -q --verify --variant 16x4 -o sobel.bmp --save-raw sobel-raw
+"$bin/sobel" -q --verify --variant 16x4 -o sobel.bmp --save-raw sobel-raw --save-gradients
 png "$bin/assets/input.bmp" "$images/input.png"
 png sobel-raw/luminance.npy "$images/luminance.png"
 
