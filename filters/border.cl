@@ -32,28 +32,33 @@ inline int border_coordinate(int i, int n)
 }
 // [Border coordinate]
 
-// One pixel of an 8-bit image whose rows start `row_pitch` bytes apart, or the border's
-// substitute outside it. Only the edge paths call this: it costs two comparisons per axis, which
-// the interior paths never pay.
-inline int read_pixel_with_border(__global const uchar* image, int width, int height,
-                                  int row_pitch, int x, int y)
+// [Border float pixel]
+// Where pixel (x, y) of an image whose rows start `row_pitch` elements apart is read from: its
+// index with the border applied, or -1 where the border supplies zero. Only the edge paths call
+// this: it costs two comparisons per axis, which the interior paths never pay.
+inline int border_index(int width, int height, int row_pitch, int x, int y)
 {
     const int bx = border_coordinate(x, width);
     const int by = border_coordinate(y, height);
-    if (bx < 0 || by < 0) return 0;
-    return image[by * row_pitch + bx];
+    return bx < 0 || by < 0 ? -1 : by * row_pitch + bx;
 }
 
-// [Border float pixel]
-// The same for a float image (the FIR filter reads the luminance as floats).
+// One pixel of a float image, or the border's substitute outside it (the FIR filter reads the
+// luminance as floats).
 inline float read_float_with_border(__global const float* image, int width, int height,
                                     int row_pitch, int x, int y)
 {
-    const int bx = border_coordinate(x, width);
-    const int by = border_coordinate(y, height);
-    if (bx < 0 || by < 0) return 0.0f;
-    return image[by * row_pitch + bx];
+    const int index = border_index(width, height, row_pitch, x, y);
+    return index < 0 ? 0.0f : image[index];
 }
 // [Border float pixel]
+
+// The same for an 8-bit image (the Sobel kernels' edge paths).
+inline int read_pixel_with_border(__global const uchar* image, int width, int height,
+                                  int row_pitch, int x, int y)
+{
+    const int index = border_index(width, height, row_pitch, x, y);
+    return index < 0 ? 0 : image[index];
+}
 
 #endif  // SDK_BORDER_CL

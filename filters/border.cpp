@@ -13,13 +13,6 @@ const std::map<std::string, Border>& border_names()
     return names;
 }
 
-std::string border_name(Border border)
-{
-    for (const auto& [name, value] : border_names())
-        if (value == border) return name;
-    return "unknown";
-}
-
 std::string border_build_option(Border border)
 {
     switch (border) {
@@ -49,6 +42,23 @@ std::ptrdiff_t border_coordinate(std::ptrdiff_t i, std::ptrdiff_t n, Border bord
     case Border::none: break;
     }
     return -1;
+}
+
+int pixel_with_border(const Image& image, std::ptrdiff_t x, std::ptrdiff_t y, Border border)
+{
+    const auto width = static_cast<std::ptrdiff_t>(image.width);
+    const auto bx = border_coordinate(x, width, border);
+    const auto by = border_coordinate(y, static_cast<std::ptrdiff_t>(image.height), border);
+    if (bx < 0 || by < 0) return 0;
+    return image.pixels[static_cast<std::size_t>(by * width + bx)];
+}
+
+bool computed_with_border(const Image& image, std::ptrdiff_t x, std::ptrdiff_t y,
+                          std::ptrdiff_t reach, Border border)
+{
+    if (border != Border::none) return true;
+    return x >= reach && y >= reach && x + reach < static_cast<std::ptrdiff_t>(image.width) &&
+           y + reach < static_cast<std::ptrdiff_t>(image.height);
 }
 
 }  // namespace sdk

@@ -27,32 +27,62 @@ inline uint4 luma4(uint4 r, uint4 g, uint4 b)
     return (9798u * r + 19235u * g + 3735u * b + (1u << 14)) >> 15;
 }
 
-__kernel void bgr_to_luminance(__global const uchar* restrict rows, const int stride,
-                               const int top_down, const int width, const int height,
-                               __global uchar* restrict luminance, const int row_pitch)
+// One pixel's luminance from its bytes in the file: B, G, R, or in a grey file the luminance
+// itself.
+inline uchar pixel_luminance(__global const uchar* pixel, int bytes_per_pixel)
+{
+    return bytes_per_pixel == 3 ? (uchar)luma(pixel[2], pixel[1], pixel[0]) : pixel[0];
+}
+
+// The same for a whole group of 16 pixels: a copy from a grey file; from BGR, 4 pixels (12 bytes)
+// at a time. (Building 16-wide colour vectors with swizzles across three 16-byte loads crashes
+// oclgrind 21.10's simulator.)
+inline void group_luminance(__global const uchar* restrict pixels, int bytes_per_pixel,
+                            __global uchar* restrict out)
+{
+    if (bytes_per_pixel == 1) {
+        vstore16(vload16(0, pixels), 0, out);
+        return;
+    }
+    for (int i = 0; i < PIXELS_PER_ITEM; i += 4) {
+        const uchar4 p0 = vload4(0, pixels + 3 * i);      // B0 G0 R0 B1
+        const uchar4 p1 = vload4(0, pixels + 3 * i + 4);  // G1 R1 B2 G2
+        const uchar4 p2 = vload4(0, pixels + 3 * i + 8);  // R2 B3 G3 R3
+        const uint4 blue = (uint4)(p0.x, p0.w, p1.z, p2.y);
+        const uint4 green = (uint4)(p0.y, p1.x, p1.w, p2.z);
+        const uint4 red = (uint4)(p0.z, p1.y, p2.x, p2.w);
+        vstore4(convert_uchar4(luma4(red, green, blue)), 0, out + i);
+    }
+}
+
+// bgr_to_luminance and grey_to_luminance, for a file of `bytes_per_pixel` 3 (BGR) or 1 (grey):
+// work-item (i, y) writes pixels x0 = 16 i .. x0 + 15 of luminance row y from the file's row for
+// y, a whole group at once, else pixel by pixel with zeros past the width. Each kernel passes a
+// constant, so the compiler keeps only its own case and the pixels pay for no test of it.
+inline void file_row_to_luminance(__global const uchar* restrict rows, int stride, int top_down,
+                                  int width, int height, __global uchar* restrict luminance,
+                                  int row_pitch, int bytes_per_pixel)
 {
     const int x0 = get_global_id(0) * PIXELS_PER_ITEM;
     const int y = get_global_id(1);
     if (x0 >= row_pitch || y >= height) return;
-    __global const uchar* pixels = rows + stored_row(y, height, top_down) * stride + 3 * x0;
+    __global const uchar* pixels =
+        rows + stored_row(y, height, top_down) * stride + bytes_per_pixel * x0;
     __global uchar* out = luminance + y * row_pitch + x0;
     if (x0 + PIXELS_PER_ITEM <= width) {
-        // A whole group, 4 pixels (12 bytes) at a time. (Building 16-wide colour vectors with
-        // swizzles across three 16-byte loads crashes oclgrind 21.10's simulator.)
-        for (int i = 0; i < PIXELS_PER_ITEM; i += 4) {
-            const uchar4 p0 = vload4(0, pixels + 3 * i);      // B0 G0 R0 B1
-            const uchar4 p1 = vload4(0, pixels + 3 * i + 4);  // G1 R1 B2 G2
-            const uchar4 p2 = vload4(0, pixels + 3 * i + 8);  // R2 B3 G3 R3
-            const uint4 blue = (uint4)(p0.x, p0.w, p1.z, p2.y);
-            const uint4 green = (uint4)(p0.y, p1.x, p1.w, p2.z);
-            const uint4 red = (uint4)(p0.z, p1.y, p2.x, p2.w);
-            vstore4(convert_uchar4(luma4(red, green, blue)), 0, out + i);
-        }
+        group_luminance(pixels, bytes_per_pixel, out);
         return;
     }
     for (int i = 0; i < PIXELS_PER_ITEM; ++i)
-        out[i] = x0 + i < width ? (uchar)luma(pixels[3 * i + 2], pixels[3 * i + 1], pixels[3 * i])
+        out[i] = x0 + i < width ? pixel_luminance(pixels + bytes_per_pixel * i, bytes_per_pixel)
                                 : 0;
+}
+
+__kernel void bgr_to_luminance(__global const uchar* restrict rows, const int stride,
+                               const int top_down, const int width, const int height,
+                               __global uchar* restrict luminance, const int row_pitch)
+{
+    file_row_to_luminance(rows, stride, top_down, width, height, luminance, row_pitch, 3);
 }
 // [BGR to luminance]
 
@@ -62,16 +92,7 @@ __kernel void grey_to_luminance(__global const uchar* restrict rows, const int s
                                 const int top_down, const int width, const int height,
                                 __global uchar* restrict luminance, const int row_pitch)
 {
-    const int x0 = get_global_id(0) * PIXELS_PER_ITEM;
-    const int y = get_global_id(1);
-    if (x0 >= row_pitch || y >= height) return;
-    __global const uchar* pixels = rows + stored_row(y, height, top_down) * stride + x0;
-    __global uchar* out = luminance + y * row_pitch + x0;
-    if (x0 + PIXELS_PER_ITEM <= width) {
-        vstore16(vload16(0, pixels), 0, out);
-        return;
-    }
-    for (int i = 0; i < PIXELS_PER_ITEM; ++i) out[i] = x0 + i < width ? pixels[i] : 0;
+    file_row_to_luminance(rows, stride, top_down, width, height, luminance, row_pitch, 1);
 }
 
 // [Grey to BMP rows]

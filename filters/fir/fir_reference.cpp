@@ -14,17 +14,13 @@ std::vector<double> fir_reference(const Image& luminance, const FirCoefficients&
     std::vector<double> result(luminance.pixels.size(), 0.0);
 
     // L(x, y) with the border's substitute outside the image.
-    auto L = [&](std::ptrdiff_t x, std::ptrdiff_t y) -> double {
-        const auto bx = border_coordinate(x, width, border);
-        const auto by = border_coordinate(y, height, border);
-        if (bx < 0 || by < 0) return 0.0;
-        return luminance.pixels[static_cast<std::size_t>(by * width + bx)];
+    auto L = [&](std::ptrdiff_t x, std::ptrdiff_t y) {
+        return pixel_with_border(luminance, x, y, border);
     };
 
     for (std::ptrdiff_t y = 0; y < height; ++y) {
         for (std::ptrdiff_t x = 0; x < width; ++x) {
-            const bool window_inside = x >= 1 && y >= 1 && x + 1 < width && y + 1 < height;
-            if (border == Border::none && !window_inside) continue;
+            if (!computed_with_border(luminance, x, y, 1, border)) continue;
             double sum = 0.0;
             for (int j = -1; j <= 1; ++j)
                 for (int i = -1; i <= 1; ++i)

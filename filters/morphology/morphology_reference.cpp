@@ -27,20 +27,6 @@ const std::map<std::string, MorphologyOperation>& morphology_operation_names()
     return names;
 }
 
-std::string shape_name(MorphologyShape shape)
-{
-    for (const auto& [name, value] : morphology_shape_names())
-        if (value == shape) return name;
-    return "unknown";
-}
-
-std::string operation_name(MorphologyOperation operation)
-{
-    for (const auto& [name, value] : morphology_operation_names())
-        if (value == operation) return name;
-    return "unknown";
-}
-
 bool in_structuring_element(MorphologyShape shape, int dx, int dy)
 {
     if (shape == MorphologyShape::square) return std::abs(dx) <= 1 && std::abs(dy) <= 1;

@@ -1,4 +1,5 @@
 #pragma once
+#include "filters/names.hpp"
 #include "imageio/image.hpp"
 
 #include <cstddef>
@@ -47,8 +48,14 @@ std::string roi_text(const Roi& roi);  // "X,Y,W,H"
 
 const std::map<std::string, MorphologyShape>& morphology_shape_names();
 const std::map<std::string, MorphologyOperation>& morphology_operation_names();
-std::string shape_name(MorphologyShape shape);
-std::string operation_name(MorphologyOperation operation);
+inline std::string shape_name(MorphologyShape shape)
+{
+    return name_of(morphology_shape_names(), shape);
+}
+inline std::string operation_name(MorphologyOperation operation)
+{
+    return name_of(morphology_operation_names(), operation);
+}
 
 // Whether the offset (dx, dy) from the centre belongs to the structuring element.
 bool in_structuring_element(MorphologyShape shape, int dx, int dy);

@@ -13,17 +13,13 @@ SobelGradients sobel_reference(const Image& luminance, Border border)
                           std::vector<std::int8_t>(luminance.pixels.size(), 0)};
 
     // L(x, y) with the border's substitute outside the image.
-    auto L = [&](std::ptrdiff_t x, std::ptrdiff_t y) -> int {
-        const auto bx = border_coordinate(x, width, border);
-        const auto by = border_coordinate(y, height, border);
-        if (bx < 0 || by < 0) return 0;
-        return luminance.pixels[static_cast<std::size_t>(by * width + bx)];
+    auto L = [&](std::ptrdiff_t x, std::ptrdiff_t y) {
+        return pixel_with_border(luminance, x, y, border);
     };
 
     for (std::ptrdiff_t y = 0; y < height; ++y) {
         for (std::ptrdiff_t x = 0; x < width; ++x) {
-            const bool window_inside = x >= 1 && y >= 1 && x + 1 < width && y + 1 < height;
-            if (border == Border::none && !window_inside) continue;
+            if (!computed_with_border(luminance, x, y, 1, border)) continue;
             const int gx = (L(x + 1, y - 1) + 2 * L(x + 1, y) + L(x + 1, y + 1)) -
                            (L(x - 1, y - 1) + 2 * L(x - 1, y) + L(x - 1, y + 1));
             const int gy = (L(x - 1, y - 1) + 2 * L(x, y - 1) + L(x + 1, y - 1)) -

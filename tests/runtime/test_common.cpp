@@ -1,5 +1,6 @@
 // The small pieces of common/: borders, work sizes, statistics, the step table.
 #include "filters/border.hpp"
+#include "filters/names.hpp"
 #include "runtime/profiling.hpp"
 #include "runtime/program.hpp"
 #include "runtime/work_size.hpp"
@@ -7,7 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace sdk {
 namespace {
@@ -79,6 +83,46 @@ TEST(BorderNames, RoundTripAndBuildOption)
     EXPECT_EQ(border_build_option(Border::reflect101), "-DBORDER_REFLECT101");
     EXPECT_EQ(border_build_option(Border::constant), "-DBORDER_CONSTANT");
     EXPECT_EQ(border_build_option(Border::none), "-DBORDER_NONE");
+}
+
+// Unknown values must not throw: names are only ever printed.
+TEST(NameOf, FindsTheNameOrSaysUnknown)
+{
+    const std::map<std::string, int> names{{"one", 1}, {"two", 2}};
+    EXPECT_EQ(name_of(names, 2), "two");
+    EXPECT_EQ(name_of(names, 3), "unknown");
+}
+
+// The 3x2 image  1 2 3 / 4 5 6  read inside and one step outside in each mode.
+TEST(PixelWithBorder, ReadsThroughTheBorder)
+{
+    const Image image{3, 2, 1, {1, 2, 3, 4, 5, 6}};
+    for (const auto& [name, border] : border_names())
+        EXPECT_EQ(pixel_with_border(image, 2, 1, border), 6) << name;
+    EXPECT_EQ(pixel_with_border(image, -1, 0, Border::replicate), 1);
+    EXPECT_EQ(pixel_with_border(image, 3, 2, Border::replicate), 6);
+    EXPECT_EQ(pixel_with_border(image, -1, -1, Border::reflect101), 5);  // read at (1, 1)
+    EXPECT_EQ(pixel_with_border(image, 3, 0, Border::reflect101), 2);    // read at (1, 0)
+    EXPECT_EQ(pixel_with_border(image, -1, 0, Border::constant), 0);
+    EXPECT_EQ(pixel_with_border(image, 0, 2, Border::none), 0);
+}
+
+TEST(ComputedWithBorder, OnlyNoneSkipsPixels)
+{
+    const Image image{4, 3, 1, std::vector<std::uint8_t>(12)};
+    for (std::ptrdiff_t y = 0; y < 3; ++y) {
+        for (std::ptrdiff_t x = 0; x < 4; ++x) {
+            for (const auto& [name, border] : border_names()) {
+                // Under none, a 3x3 window fits around (1, 1) and (2, 1) only, a 5x5 nowhere.
+                const bool inside = y == 1 && (x == 1 || x == 2);
+                EXPECT_EQ(computed_with_border(image, x, y, 1, border),
+                          border != Border::none || inside)
+                    << name << " at (" << x << ", " << y << ")";
+                EXPECT_EQ(computed_with_border(image, x, y, 2, border), border != Border::none)
+                    << name << " at (" << x << ", " << y << ")";
+            }
+        }
+    }
 }
 
 TEST(IncludeOption, QuotesOnlyAFolderWithSpaces)
