@@ -2,6 +2,7 @@
 
 #include "imageio/bmp.hpp"
 #include "runtime/errors.hpp"
+#include "runtime/kernel_args.hpp"
 #include "imageio/npy.hpp"
 #include "runtime/program.hpp"
 
@@ -161,13 +162,10 @@ std::vector<PipelineStep> MorphologyFilter::run(const Binarisation& binarisation
 PipelineStep MorphologyFilter::binarise_and_pack(const Binarisation& binarisation)
 {
     while_doing("setting the binarise_and_pack kernel's arguments", [&] {
-        pack_kernel_.setArg(0, luminance_);
-        pack_kernel_.setArg(1, static_cast<cl_int>(width_));
-        pack_kernel_.setArg(2, static_cast<cl_int>(height_));
-        pack_kernel_.setArg(3, static_cast<cl_int>(words_per_row_));
-        pack_kernel_.setArg(4, static_cast<cl_uint>(binarisation.threshold));
-        pack_kernel_.setArg(5, static_cast<cl_int>(binarisation.invert ? 1 : 0));
-        pack_kernel_.setArg(6, packed_input_);
+        set_args(pack_kernel_, luminance_, static_cast<cl_int>(width_),
+                 static_cast<cl_int>(height_), static_cast<cl_int>(words_per_row_),
+                 static_cast<cl_uint>(binarisation.threshold),
+                 static_cast<cl_int>(binarisation.invert ? 1 : 0), packed_input_);
     });
     packed_result_ = packed_input_;
     passes_run_ = 0;
@@ -188,14 +186,11 @@ PipelineStep MorphologyFilter::run_pass(MorphologyPass pass, const Roi& roi)
     const cl::Buffer& destination = packed_passes_[passes_run_ % 2];
     while_doing(std::string("setting the ") + (dilate ? "dilate" : "erode") + " kernel's arguments",
                 [&] {
-                    kernel.setArg(0, packed_result_);
-                    kernel.setArg(1, destination);
-                    kernel.setArg(2, static_cast<cl_int>(words_per_row_));
-                    kernel.setArg(3, static_cast<cl_int>(height_));
-                    kernel.setArg(4, static_cast<cl_int>(roi.x));
-                    kernel.setArg(5, static_cast<cl_int>(roi.y));
-                    kernel.setArg(6, static_cast<cl_int>(roi.x + roi.width));
-                    kernel.setArg(7, static_cast<cl_int>(roi.y + roi.height));
+                    set_args(kernel, packed_result_, destination,
+                             static_cast<cl_int>(words_per_row_), static_cast<cl_int>(height_),
+                             static_cast<cl_int>(roi.x), static_cast<cl_int>(roi.y),
+                             static_cast<cl_int>(roi.x + roi.width),
+                             static_cast<cl_int>(roi.y + roi.height));
                 });
     const std::string name =
         std::string(dilate ? "dilate" : "erode") + " (" + shape_name(shape_) + ")";
@@ -210,11 +205,8 @@ PipelineStep MorphologyFilter::unpack()
 {
     if (!packed_result_()) throw std::logic_error("binarise and pack before unpacking");
     while_doing("setting the unpack kernel's arguments", [&] {
-        unpack_kernel_.setArg(0, packed_result_);
-        unpack_kernel_.setArg(1, static_cast<cl_int>(width_));
-        unpack_kernel_.setArg(2, static_cast<cl_int>(height_));
-        unpack_kernel_.setArg(3, static_cast<cl_int>(words_per_row_));
-        unpack_kernel_.setArg(4, unpacked_);
+        set_args(unpack_kernel_, packed_result_, static_cast<cl_int>(width_),
+                 static_cast<cl_int>(height_), static_cast<cl_int>(words_per_row_), unpacked_);
     });
     return {"unpack", launch(unpack_kernel_, "unpack"), packed_bytes() + pixel_count()};
 }
