@@ -6,23 +6,16 @@
 
 namespace sdk {
 
-void check_output_paths(const std::filesystem::path& input,
-                        const std::vector<std::filesystem::path>& outputs)
+OutputSet reserve_outputs(const CommonOptions& options,
+                          const std::vector<std::filesystem::path>& outputs)
 {
-    for (const auto& output : outputs) {
-        refuse_overwriting_input(input, output);
-        // Fail now rather than after the work: outputs are written last.
-        const auto folder = output.parent_path();
-        if (!folder.empty() && !std::filesystem::is_directory(folder))
-            throw FileError("cannot write '" + output.string() + "': folder '" + folder.string() +
-                            "' does not exist");
-    }
+    std::vector<std::filesystem::path> folders;
+    if (options.save_raw) folders.push_back(*options.save_raw);
+    return OutputSet({options.input}, outputs, folders);
 }
 
-Image load_luminance(const std::filesystem::path& input,
-                     const std::vector<std::filesystem::path>& outputs, PipelineTimer* pipeline)
+Image load_luminance(const std::filesystem::path& input, PipelineTimer* pipeline)
 {
-    check_output_paths(input, outputs);
     if (!pipeline) return to_luminance(read_bmp(input));
     const Image picture = pipeline->time("read " + input.filename().string(), 0,
                                          [&] { return read_bmp(input); });

@@ -1,5 +1,7 @@
 #pragma once
+#include "app/cli.hpp"
 #include "imageio/image.hpp"
+#include "imageio/output_set.hpp"
 #include "runtime/pipeline_timer.hpp"
 
 #include <filesystem>
@@ -7,15 +9,15 @@
 
 namespace sdk {
 
-// Refuses, before any work, output paths that name the input file or lie in missing folders.
-void check_output_paths(const std::filesystem::path& input,
-                        const std::vector<std::filesystem::path>& outputs);
+// Every file this run will write (`outputs`, which lists --save-raw's files too), reserved
+// before any work as one all-or-nothing set (imageio/output_set.hpp): checked against the input,
+// created as temporaries (--save-raw's folder made if missing), renamed into place together by
+// commit() at the end of the run, and removed instead on an error or Ctrl-C.
+OutputSet reserve_outputs(const CommonOptions& options,
+                          const std::vector<std::filesystem::path>& outputs);
 
 // Reads the input BMP and converts it to 8-bit luminance (grey images pass through unchanged).
-// Refuses first, before any work, output paths that name the input file (check_output_paths).
 // With a `pipeline`, reading and converting are timed as its first two steps.
-Image load_luminance(const std::filesystem::path& input,
-                     const std::vector<std::filesystem::path>& outputs,
-                     PipelineTimer* pipeline = nullptr);
+Image load_luminance(const std::filesystem::path& input, PipelineTimer* pipeline = nullptr);
 
 }  // namespace sdk

@@ -1,10 +1,14 @@
 #include "imageio/file_io.hpp"
 
+#include "imageio/output_set.hpp"
+#include "imageio/temporary_files.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -80,8 +84,8 @@ int write_all(int fd, const std::uint8_t* data, std::size_t size)
     return 0;
 }
 
-// The spelling of `path` with symbolic links, "." and ".." resolved as far as the file system
-// allows; falls back to pure text rules when the file system cannot be asked.
+}  // namespace
+
 std::filesystem::path normalised(const std::filesystem::path& path)
 {
     std::error_code error;
@@ -92,8 +96,6 @@ std::filesystem::path normalised(const std::filesystem::path& path)
     resolved = std::filesystem::absolute(path, error);
     return (error ? path : resolved).lexically_normal();
 }
-
-}  // namespace
 
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path)
 {
@@ -138,32 +140,59 @@ void write_file_atomically(const std::filesystem::path& path,
     file.commit();
 }
 
-AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path)
+TemporaryFile create_temporary_beside(const std::filesystem::path& path)
 {
     // The temporary must live in the target's folder: rename is only atomic within one file
     // system. The leading dot keeps it out of casual directory listings.
     const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
     std::string pattern = (folder / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-    fd_ = ::mkstemp(pattern.data());
-    if (fd_ < 0) fail("cannot write", path, errno);
-    temporary_ = pattern;
-    if (::fchmod(fd_, new_file_mode()) != 0) discard_and_fail(errno);
+    const int fd = ::mkstemp(pattern.data());
+    if (fd < 0) fail("cannot write", path, errno);
+    remember_temporary(pattern);
+    if (::fchmod(fd, new_file_mode()) != 0) {
+        const int error = errno;
+        ::close(fd);
+        remove_temporary(pattern);
+        fail("cannot write", path, error);
+    }
+    return {pattern, fd};
+}
+
+void remove_temporary(const std::filesystem::path& temporary)
+{
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    forget_temporary(temporary);
+}
+
+AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path)
+{
+    // Part of the run's output set: write the temporary it made; the set renames it.
+    if (ReservedOutput* reserved = OutputSet::reserved_for(path)) {
+        if (reserved->taken) throw std::logic_error("AtomicFile: " + quoted(path) + " opened twice");
+        reserved->taken = true;
+        reserved_ = reserved;
+        temporary_ = reserved->temporary;
+        fd_ = std::exchange(reserved->fd, -1);
+        return;
+    }
+    const TemporaryFile temporary = create_temporary_beside(path);
+    temporary_ = temporary.path;
+    fd_ = temporary.fd;
 }
 
 AtomicFile::~AtomicFile()
 {
     if (temporary_.empty()) return;  // committed, or never created
     if (fd_ >= 0) ::close(fd_);
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
+    if (!reserved_) remove_temporary(temporary_);  // the set removes its own
 }
 
 void AtomicFile::discard_and_fail(int error)
 {
     if (fd_ >= 0) ::close(fd_);
     fd_ = -1;
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
+    if (!reserved_) remove_temporary(temporary_);
     temporary_.clear();
     fail("cannot write", path_, error);
 }
@@ -182,9 +211,14 @@ void AtomicFile::commit()
     const int closed = ::close(fd_);
     fd_ = -1;
     if (closed != 0) discard_and_fail(errno);
-    std::error_code renamed;
-    std::filesystem::rename(temporary_, path_, renamed);
-    if (renamed) discard_and_fail(renamed.value());
+    if (reserved_) {
+        reserved_->complete = true;  // renamed with the rest of the set
+    } else {
+        std::error_code renamed;
+        std::filesystem::rename(temporary_, path_, renamed);
+        if (renamed) discard_and_fail(renamed.value());
+        forget_temporary(temporary_);
+    }
     temporary_.clear();
 }
 

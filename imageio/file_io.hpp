@@ -36,10 +36,28 @@ void write_file_atomically(const std::filesystem::path& path,
 // "out.bmp" + "-dX" -> "out-dX.bmp": the naming of a run's secondary output files.
 std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix);
 
+// The spelling of `path` with symbolic links, "." and ".." resolved as far as the file system
+// allows; falls back to pure text rules when the file system cannot be asked.
+std::filesystem::path normalised(const std::filesystem::path& path);
+
+// A new empty file beside `path` (in its folder, so renaming it over `path` is atomic), named
+// ".NAME.tmp-XXXXXX" with the mode a plainly created file would get, and remembered for removal
+// on a stopping signal (temporary_files.hpp). Throws FileError naming `path`.
+struct TemporaryFile {
+    std::filesystem::path path;
+    int fd;
+};
+TemporaryFile create_temporary_beside(const std::filesystem::path& path);
+void remove_temporary(const std::filesystem::path& temporary);  // and forget it
+
+struct ReservedOutput;  // output_set.hpp
+
 // A file written piece by piece through a temporary in its folder, created at once (so an
 // unwritable folder fails before any work), and renamed over `path` by commit(). Destroyed
 // without commit() (an error, an exception), it removes the temporary and the previous file
-// stays as it was. Throws FileError naming `path`.
+// stays as it was. Throws FileError naming `path`. When `path` belongs to the run's OutputSet
+// (output_set.hpp), the set's temporary is written, and commit() only completes it: the set
+// renames all its files together.
 class AtomicFile {
 public:
     explicit AtomicFile(const std::filesystem::path& path);
@@ -56,6 +74,7 @@ private:
     std::filesystem::path path_;
     std::filesystem::path temporary_;  // empty once committed or discarded
     int fd_ = -1;
+    ReservedOutput* reserved_ = nullptr;  // the set's entry, when part of one
 };
 
 // Throws FileError when `output` names the same file as `input`, however either is spelled;

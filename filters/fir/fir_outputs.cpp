@@ -10,6 +10,13 @@
 
 namespace sdk {
 
+std::vector<std::filesystem::path> fir_output_paths(
+    const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder)
+{
+    if (!raw_folder) return {output};
+    return {output, *raw_folder / "output.npy", *raw_folder / "luminance.npy"};
+}
+
 void write_fir_outputs(const std::filesystem::path& output,
                        const std::optional<std::filesystem::path>& raw_folder,
                        const Image& luminance, const std::vector<float>& output_values)

@@ -12,6 +12,8 @@ namespace sdk {
 
 // The files a FIR run writes: output.bmp, the float output rounded and clamped to 8 bits
 // (to_8bit), and with --save-raw output.npy (the exact floats) and luminance.npy.
+std::vector<std::filesystem::path> fir_output_paths(
+    const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder);
 void write_fir_outputs(const std::filesystem::path& output,
                        const std::optional<std::filesystem::path>& raw_folder,
                        const Image& luminance, const std::vector<float>& output_values);

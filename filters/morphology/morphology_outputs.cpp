@@ -8,6 +8,14 @@
 
 namespace sdk {
 
+std::vector<std::filesystem::path> morphology_output_paths(
+    const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder)
+{
+    if (!raw_folder) return {output};
+    return {output, *raw_folder / "input.pbm", *raw_folder / "output.pbm",
+            *raw_folder / "luminance.npy"};
+}
+
 void write_morphology_outputs(const std::filesystem::path& output,
                               const std::optional<std::filesystem::path>& raw_folder,
                               const Image& luminance,

@@ -20,6 +20,8 @@ struct MorphologyResult {
 
 // The files a run writes: output.bmp (foreground white), and with --save-raw input.pbm (the
 // binarised input), output.pbm (the result), P4 with 1 = foreground, and luminance.npy.
+std::vector<std::filesystem::path> morphology_output_paths(
+    const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder);
 void write_morphology_outputs(const std::filesystem::path& output,
                               const std::optional<std::filesystem::path>& raw_folder,
                               const Image& luminance,

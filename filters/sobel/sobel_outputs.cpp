@@ -27,11 +27,20 @@ SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryM
     return result;
 }
 
-std::vector<std::filesystem::path> sobel_output_paths(const std::filesystem::path& output,
-                                                      bool gradients)
+std::vector<std::filesystem::path> sobel_output_paths(
+    const std::filesystem::path& output, bool gradients,
+    const std::optional<std::filesystem::path>& raw_folder)
 {
-    if (!gradients) return {output};
-    return {output, with_suffix(output, "-dX"), with_suffix(output, "-dY")};
+    std::vector<std::filesystem::path> paths{output};
+    if (gradients) {
+        paths.push_back(with_suffix(output, "-dX"));
+        paths.push_back(with_suffix(output, "-dY"));
+    }
+    if (raw_folder) {
+        for (const char* name : {"dx.npy", "dy.npy", "magnitude.npy", "luminance.npy"})
+            paths.push_back(*raw_folder / name);
+    }
+    return paths;
 }
 
 

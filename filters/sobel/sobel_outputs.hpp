@@ -19,10 +19,11 @@ struct SobelRun {
 SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryMode memory,
                              PipelineTimer& pipeline);
 
-// The images a Sobel run writes: `output` (the magnitude) and, with `gradients`, output-dX.bmp
-// and output-dY.bmp (|dX|, |dY|).
-std::vector<std::filesystem::path> sobel_output_paths(const std::filesystem::path& output,
-                                                      bool gradients = true);
+// Every file a Sobel run writes: `output` (the magnitude), with `gradients` output-dX.bmp and
+// output-dY.bmp (|dX|, |dY|), and with a `raw_folder` the write_sobel_raw files in it.
+std::vector<std::filesystem::path> sobel_output_paths(
+    const std::filesystem::path& output, bool gradients,
+    const std::optional<std::filesystem::path>& raw_folder);
 
 // output-dX.bmp and output-dY.bmp: |dX| and |dY| as grey images.
 void write_gradient_images(const std::filesystem::path& output, std::size_t width,

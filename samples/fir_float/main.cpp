@@ -36,10 +36,12 @@ int main(int argc, char** argv)
                       << ", more than 1: outputs may pass 255 and saturate in "
                       << options.output.string() << "\n";
 
-        // 2. Read the image and turn it into the 8-bit luminance the filter works on.
+        // 2. Reserve the files the run writes (all are put in place together at the end, or none),
+        //    then read the image and turn it into the 8-bit luminance the filter works on.
+        sdk::OutputSet outputs =
+            sdk::reserve_outputs(options, sdk::fir_output_paths(options.output, options.save_raw));
         sdk::PipelineTimer pipeline;
-        const sdk::Image luminance =
-            sdk::load_luminance(options.input, {options.output}, &pipeline);
+        const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);
         const std::uint64_t pixels = luminance.pixels.size();
 
         // 3. Pick the device and how images reach it, and build the kernel for the border
@@ -73,14 +75,15 @@ int main(int argc, char** argv)
         }
 
         // 6. Write output.bmp, rounded and clamped to 8 bits, and with --save-raw the exact
-        //    floats; then check them against the C++ reference, which also times the "C code
-        //    running on a CPU" the seeds compare with.
+        //    floats; check them against the C++ reference, which also times the "C code
+        //    running on a CPU" the seeds compare with; then put every file in place together.
         sdk::write_fir_outputs(options.output, options.save_raw, luminance, output);
-        log << "Wrote " << options.output.string() << "\n";
         if (options.verify) {
             const double reference_ms =
                 sdk::verify_fir(log, luminance, coefficients, options.border, output);
             sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
         }
+        outputs.commit();
+        log << "Wrote " << options.output.string() << "\n";
     });
 }

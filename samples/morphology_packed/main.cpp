@@ -45,8 +45,11 @@ int main(int argc, char** argv)
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
 
-        // 1. Read the image as 8-bit luminance; a region must lie inside it.
-        const sdk::Image luminance = sdk::load_luminance(options.input, {options.output});
+        // 1. Reserve the files the run writes (all are put in place together at the end, or
+        //    none), read the image as 8-bit luminance; a region must lie inside it.
+        sdk::OutputSet outputs = sdk::reserve_outputs(
+            options, sdk::morphology_output_paths(options.output, options.save_raw));
+        const sdk::Image luminance = sdk::load_luminance(options.input);
         const sdk::Roi roi = region.empty() ? sdk::whole_image(luminance.width, luminance.height)
                                             : sdk::parse_roi(region);
         sdk::check_roi_inside(roi, luminance);
@@ -95,17 +98,18 @@ int main(int argc, char** argv)
             log.unsetf(std::ios::floatfield);
         }
 
-        // 5. Write the images (the packed input and result as PBM with --save-raw), then check
-        //    the output against the C++ reference.
+        // 5. Write the images (the packed input and result as PBM with --save-raw), check the
+        //    output against the C++ reference, then put every file in place together.
         if (options.save_raw) {
             result.packed_input = morphology.download_packed_input();
             result.packed_output = morphology.download_packed_result();
         }
         sdk::write_morphology_outputs(options.output, options.save_raw, luminance, result);
-        log << "Wrote " << options.output.string()
-            << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";
         if (options.verify)
             sdk::verify_morphology(log, luminance, binarisation, operation, shape, roi,
                                    result.output);
+        outputs.commit();
+        log << "Wrote " << options.output.string()
+            << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";
     });
 }

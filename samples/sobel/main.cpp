@@ -48,8 +48,10 @@ int main(int argc, char** argv)
         sdk::PipelineTimer pipeline;
 
         // 1. Open the image and check its header: its size, and how its pixels are stored.
-        //    A bad file or output path fails here, before any work.
-        sdk::check_output_paths(options.input, sdk::sobel_output_paths(options.output, save_gradients));
+        //    Every file the run writes is reserved now, to be put in place together at the end
+        //    (or not at all): a bad file or output path fails here, before any work.
+        sdk::OutputSet outputs = sdk::reserve_outputs(
+            options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw));
         const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
                                                      0, [&] { return sdk::open_image(options.input); });
 
@@ -89,7 +91,7 @@ int main(int argc, char** argv)
         //    moves them there as they are stored, and converted there (or, to compare, on the
         //    host).
         if (host_conversions) {
-            const sdk::Image luminance = sdk::load_luminance(options.input, {}, &pipeline);
+            const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);
             pipeline.time("upload luminance", luminance.pixels.size(), [&] { sobel->upload(luminance); });
         } else {
             sobel->allocate(image.width(), image.height());
@@ -122,7 +124,6 @@ int main(int argc, char** argv)
         }
         sdk::print_event_times(log, sdk::event_times(kernel));
         pipeline.print(log);
-        log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
 
         // 7. With -n, time repeated runs: one run includes first-launch costs a loop does not.
         sdk::report_repeated_runs(log, options.iterations, [&] { return sobel->run(); },
@@ -131,17 +132,22 @@ int main(int argc, char** argv)
         // 8. What needs the host's copies, only when asked: the gradient images, the raw arrays,
         //    and the check against the C++ reference (which also times the seeds' "C code
         //    running on a CPU").
-        if (!save_gradients && !options.save_raw && !options.verify) return;
-        const sdk::Image luminance = sobel->download_luminance();
-        const sdk::SobelGradients gradients = sobel->download();
-        const std::vector<std::uint8_t> magnitude = sobel->download_magnitude();
-        if (save_gradients) sdk::write_gradient_images(options.output, image.width(), image.height(), gradients);
-        if (options.save_raw) sdk::write_sobel_raw(*options.save_raw, luminance, gradients, magnitude);
-        if (options.verify) {
-            const double reference_ms =
-                sdk::verify_sobel(log, luminance, options.border, gradients, magnitude);
-            sdk::print_cpu_comparison(log, sdk::event_times(kernel).run_ms, pipeline.total_ms(),
-                                      reference_ms);
+        if (save_gradients || options.save_raw || options.verify) {
+            const sdk::Image luminance = sobel->download_luminance();
+            const sdk::SobelGradients gradients = sobel->download();
+            const std::vector<std::uint8_t> magnitude = sobel->download_magnitude();
+            if (save_gradients) sdk::write_gradient_images(options.output, image.width(), image.height(), gradients);
+            if (options.save_raw) sdk::write_sobel_raw(*options.save_raw, luminance, gradients, magnitude);
+            if (options.verify) {
+                const double reference_ms =
+                    sdk::verify_sobel(log, luminance, options.border, gradients, magnitude);
+                sdk::print_cpu_comparison(log, sdk::event_times(kernel).run_ms, pipeline.total_ms(),
+                                          reference_ms);
+            }
         }
+
+        // 9. Every file complete: put them all in place together.
+        outputs.commit();
+        log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
     });
 }

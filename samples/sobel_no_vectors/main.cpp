@@ -24,9 +24,11 @@ int main(int argc, char** argv)
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
         sdk::PipelineTimer pipeline;
 
-        // 1. Read the image and turn it into the 8-bit luminance the filter works on.
-        const sdk::Image luminance =
-            sdk::load_luminance(options.input, sdk::sobel_output_paths(options.output, save_gradients), &pipeline);
+        // 1. Reserve the files the run writes (all are put in place together at the end, or
+        //    none), then read the image and turn it into the 8-bit luminance the filter works on.
+        sdk::OutputSet outputs = sdk::reserve_outputs(
+            options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw));
+        const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);
 
         // 2. Pick the device and how images reach it, and build the kernel for the border.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
@@ -48,16 +50,18 @@ int main(int argc, char** argv)
         sdk::report_repeated_runs(log, options.iterations, [&] { return sobel.run(); },
                                   sobel.bytes_moved());
 
-        // 5. Write the images (and raw arrays), then check them against the C++ reference.
+        // 5. Write the images (and raw arrays), check them against the C++ reference, then put
+        //    every file in place together.
         sdk::write_bmp(options.output, sdk::Image{luminance.width, luminance.height, 1, magnitude});
         if (save_gradients)
             sdk::write_gradient_images(options.output, luminance.width, luminance.height, run.gradients);
         if (options.save_raw) sdk::write_sobel_raw(*options.save_raw, luminance, run.gradients, magnitude);
-        log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
         if (options.verify) {
             const double reference_ms =
                 sdk::verify_sobel(log, luminance, options.border, run.gradients, magnitude);
             sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
         }
+        outputs.commit();
+        log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
     });
 }

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -299,6 +301,11 @@ protected:
     fs::path logs_;
     std::vector<fs::path> samples_;
 };
+
+void write_file_atomically_text(const fs::path& path, const std::string& text)
+{
+    sdk::write_file_atomically(path, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+}
 
 class BadInput : public EndToEnd {
 };
@@ -618,9 +625,49 @@ TEST_F(BadInput, OutputFolderDoesNotExist)
 
 TEST_F(BadInput, OutputPathIsAFolder)
 {
-    // Found only when writing, after the filter ran: the temporary must be removed.
     const fs::path input = write_input("input.bmp", valid_bmp());
-    expect_failure({"-i", input.string(), "-o", outputs_.string()}, kFailure, "Is a directory");
+    expect_failure({"-i", input.string(), "-o", outputs_.string()}, kFailure, "it is a folder");
+}
+
+TEST_F(BadInput, OutputIsADeviceNode)
+{
+    // Renaming over /dev/null would replace the device node itself (as root, destroy it).
+    const fs::path input = write_input("input.bmp", valid_bmp());
+    expect_failure({"-i", input.string(), "-o", "/dev/null"}, kFailure, "not a regular file");
+    struct stat info {};
+    ASSERT_EQ(::stat("/dev/null", &info), 0);
+    EXPECT_TRUE(S_ISCHR(info.st_mode));
+}
+
+TEST_F(BadInput, RawFolderIsAFile)
+{
+    // Found before any work, so result.bmp is not written either.
+    const fs::path input = write_input("input.bmp", valid_bmp());
+    write_input("not-a-folder", {1, 2, 3});
+    auto arguments = reading(input);
+    arguments.insert(arguments.end(), {"--save-raw", (inputs_ / "not-a-folder").string()});
+    expect_failure(arguments, kFailure, "cannot create the folder");
+}
+
+TEST_F(BadInput, RawFileWouldReplaceTheInput)
+{
+    // luminance.npy is one of every sample's raw files; here it is the input's name.
+    const fs::path input = write_input("luminance.npy", valid_bmp());
+    auto arguments = reading(input);
+    arguments.insert(arguments.end(), {"--save-raw", inputs_.string()});
+    expect_failure(arguments, kFailure, "refusing to write");
+}
+
+TEST_F(BadInput, OneUnwritableOutputKeepsEveryPreviousFile)
+{
+    // The set's last file cannot be written (a folder stands where it would go): the run fails
+    // before any work and the earlier result.bmp from a previous run stays as it was.
+    const fs::path input = write_input("input.bmp", valid_bmp());
+    write_file_atomically_text(outputs_ / "result.bmp", "previous run");
+    fs::create_directories(outputs_ / "raw" / "luminance.npy");
+    auto arguments = reading(input);
+    arguments.insert(arguments.end(), {"--save-raw", (outputs_ / "raw").string()});
+    expect_failure(arguments, kFailure, "it is a folder");
 }
 
 TEST_F(BadInput, OutputIsTheInput)

@@ -1,0 +1,262 @@
+#include "imageio/file_io.hpp"
+#include "imageio/output_set.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using sdk::AtomicFile;
+using sdk::FileError;
+using sdk::OutputSet;
+
+class OutputSetTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        char folder_template[] = "/tmp/sdk-output-set-test-XXXXXX";
+        ASSERT_NE(mkdtemp(folder_template), nullptr);
+        folder_ = folder_template;
+        input_ = folder_ / "input.bmp";
+        put(input_, "input");
+    }
+    void TearDown() override { fs::remove_all(folder_); }
+
+    static void put(const fs::path& path, const std::string& text)
+    {
+        std::ofstream(path, std::ios::binary) << text;
+    }
+    static std::string text_of(const fs::path& path)
+    {
+        std::ifstream in(path, std::ios::binary);
+        return {std::istreambuf_iterator<char>(in), {}};
+    }
+    static void write(const fs::path& path, const std::string& text)
+    {
+        AtomicFile file(path);
+        file.write(text.data(), text.size());
+        file.commit();
+    }
+    // Every name in `folder`, hidden temporaries included, sorted.
+    static std::vector<std::string> names_in(const fs::path& folder)
+    {
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(folder))
+            names.push_back(entry.path().filename().string());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+
+    fs::path folder_;
+    fs::path input_;
+};
+
+TEST_F(OutputSetTest, CommitPutsEveryFileInPlaceAndNothingElse)
+{
+    put(folder_ / "a.bmp", "old a");
+    {
+        OutputSet set({input_}, {folder_ / "a.bmp", folder_ / "b.bmp"});
+        write(folder_ / "a.bmp", "new a");
+        write(folder_ / "b.bmp", "new b");
+        EXPECT_EQ(text_of(folder_ / "a.bmp"), "old a");  // nothing replaced before commit
+        EXPECT_FALSE(fs::exists(folder_ / "b.bmp"));
+        set.commit();
+    }
+    EXPECT_EQ(text_of(folder_ / "a.bmp"), "new a");
+    EXPECT_EQ(text_of(folder_ / "b.bmp"), "new b");
+    EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "b.bmp", "input.bmp"}));
+}
+
+TEST_F(OutputSetTest, AFailedRunLeavesThePreviousFilesAndNoTemporaries)
+{
+    put(folder_ / "a.bmp", "old a");
+    put(folder_ / "b.bmp", "old b");
+    try {
+        OutputSet set({input_}, {folder_ / "a.bmp", folder_ / "b.bmp"});
+        write(folder_ / "a.bmp", "new a");
+        throw std::runtime_error("the second file's computation failed");
+    } catch (const std::runtime_error&) {
+    }
+    EXPECT_EQ(text_of(folder_ / "a.bmp"), "old a");
+    EXPECT_EQ(text_of(folder_ / "b.bmp"), "old b");
+    EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "b.bmp", "input.bmp"}));
+}
+
+TEST_F(OutputSetTest, TemporariesAreCreatedBeforeAnyWork)
+{
+    OutputSet set({input_}, {folder_ / "a.bmp"});
+    const auto names = names_in(folder_);
+    ASSERT_EQ(names.size(), 2u);
+    EXPECT_EQ(names[0].rfind(".a.bmp.tmp-", 0), 0u) << names[0];
+}
+
+TEST_F(OutputSetTest, RefusesBadOutputsBeforeCreatingAnything)
+{
+    fs::create_directory(folder_ / "a folder");
+    ::mkfifo((folder_ / "fifo").c_str(), 0600);
+    const std::vector<fs::path> bad = {input_, folder_ / "a folder", folder_ / "fifo",
+                                       "/dev/null", folder_ / "missing" / "out.bmp"};
+    for (const auto& output : bad) {
+        try {
+            OutputSet set({input_}, {folder_ / "good.bmp", output});
+            ADD_FAILURE() << "accepted " << output;
+        } catch (const FileError& error) {
+            EXPECT_NE(std::string(error.what()).find(output.filename().string()), std::string::npos)
+                << error.what();
+        }
+        EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a folder", "fifo", "input.bmp"}))
+            << "after " << output;
+    }
+    struct stat info {};
+    ASSERT_EQ(::stat("/dev/null", &info), 0);
+    EXPECT_TRUE(S_ISCHR(info.st_mode));
+}
+
+TEST_F(OutputSetTest, RefusesTheSameFileTwiceHoweverSpelled)
+{
+    EXPECT_THROW(OutputSet({input_}, {folder_ / "a.bmp", folder_ / "." / "a.bmp"}), FileError);
+}
+
+TEST_F(OutputSetTest, AnOutputNeverWrittenIsAnErrorNotASilentlyOldFile)
+{
+    put(folder_ / "b.bmp", "old b");
+    OutputSet set({input_}, {folder_ / "a.bmp", folder_ / "b.bmp"});
+    write(folder_ / "a.bmp", "new a");
+    EXPECT_THROW(set.commit(), std::logic_error);
+    EXPECT_FALSE(fs::exists(folder_ / "a.bmp"));
+    EXPECT_EQ(text_of(folder_ / "b.bmp"), "old b");
+}
+
+TEST_F(OutputSetTest, ARenameFailingHalfWayPutsBackWhatTheEarlierOnesReplaced)
+{
+    put(folder_ / "a.bmp", "old a");
+    {
+        OutputSet set({input_}, {folder_ / "a.bmp", folder_ / "new.bmp", folder_ / "c.bmp"});
+        write(folder_ / "a.bmp", "new a");
+        write(folder_ / "new.bmp", "new file");
+        write(folder_ / "c.bmp", "new c");
+        // Something else makes the third target a non-empty folder before the commit: its
+        // rename fails after the first two have been done.
+        fs::create_directories(folder_ / "c.bmp" / "inside");
+        EXPECT_THROW(set.commit(), FileError);
+    }
+    EXPECT_EQ(text_of(folder_ / "a.bmp"), "old a");
+    EXPECT_FALSE(fs::exists(folder_ / "new.bmp"));
+    EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "c.bmp", "input.bmp"}));
+}
+
+TEST_F(OutputSetTest, CreatesFoldersAskedForAndRemovesThemWhenTheRunFails)
+{
+    const fs::path raw = folder_ / "raw" / "deeper";
+    { OutputSet set({input_}, {raw / "x.npy"}, {raw}); }
+    EXPECT_FALSE(fs::exists(raw));
+    {
+        OutputSet set({input_}, {raw / "x.npy"}, {raw});
+        write(raw / "x.npy", "x");
+        set.commit();
+    }
+    EXPECT_EQ(text_of(raw / "x.npy"), "x");
+}
+
+TEST_F(OutputSetTest, ASymbolicLinkIsFollowedAndKept)
+{
+    put(folder_ / "real.bmp", "old");
+    fs::create_symlink(folder_ / "real.bmp", folder_ / "link.bmp");
+    {
+        OutputSet set({input_}, {folder_ / "link.bmp"});
+        write(folder_ / "link.bmp", "new");
+        set.commit();
+    }
+    EXPECT_TRUE(fs::is_symlink(folder_ / "link.bmp"));
+    EXPECT_EQ(text_of(folder_ / "real.bmp"), "new");
+}
+
+TEST_F(OutputSetTest, FilesOutsideTheSetAreWrittenAsBefore)
+{
+    OutputSet set({input_}, {folder_ / "a.bmp"});
+    write(folder_ / "cache.txt", "cache");  // e.g. the tuning cache, during a run
+    EXPECT_EQ(text_of(folder_ / "cache.txt"), "cache");
+}
+
+// A run stopped by SIGTERM or SIGINT half-way: the previous files stay, no temporary is left.
+TEST_F(OutputSetTest, AStoppingSignalRemovesTheTemporariesAndKeepsThePreviousFiles)
+{
+    for (const int signal_number : {SIGTERM, SIGINT, SIGHUP}) {
+        put(folder_ / "a.bmp", "old a");
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            OutputSet set({input_}, {folder_ / "a.bmp", folder_ / "b.bmp"});
+            write(folder_ / "a.bmp", "new a");
+            std::raise(signal_number);
+            std::_Exit(0);  // not reached: the signal stops the process
+        }
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        ASSERT_TRUE(WIFSIGNALED(status));
+        EXPECT_EQ(WTERMSIG(status), signal_number);
+        EXPECT_EQ(text_of(folder_ / "a.bmp"), "old a");
+        EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "input.bmp"}));
+    }
+}
+
+// Two runs committing sets to the same files over and over, and a reader that takes the lock a
+// commit holds (flock on the folder): the reader only ever sees whole sets, and the files end
+// up from one run, never a mix.
+TEST_F(OutputSetTest, ConcurrentRunsNeverLeaveAMixedSet)
+{
+    const std::vector<std::string> names = {"a.bmp", "b.bmp", "c.bmp"};
+    for (const auto& name : names) put(folder_ / name, "none");
+    const auto run = [&](const std::string& who) {
+        for (int i = 0; i < 300; ++i) {
+            OutputSet set({input_}, {folder_ / "a.bmp", folder_ / "b.bmp", folder_ / "c.bmp"});
+            for (const auto& name : names) write(folder_ / name, who);
+            set.commit();
+        }
+        std::_Exit(0);
+    };
+    std::vector<pid_t> children;
+    for (const char* who : {"first", "second"}) {
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) run(who);
+        children.push_back(child);
+    }
+    int mixed = 0;
+    for (int i = 0; i < 300; ++i) {
+        const int fd = ::open(folder_.c_str(), O_RDONLY | O_DIRECTORY);
+        ASSERT_GE(fd, 0);
+        ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+        const std::string a = text_of(folder_ / "a.bmp");
+        if (text_of(folder_ / "b.bmp") != a || text_of(folder_ / "c.bmp") != a) ++mixed;
+        ::close(fd);
+    }
+    for (const pid_t child : children) {
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    EXPECT_EQ(mixed, 0);
+    const std::string a = text_of(folder_ / "a.bmp");
+    EXPECT_TRUE(a == "first" || a == "second") << a;
+    EXPECT_EQ(text_of(folder_ / "b.bmp"), a);
+    EXPECT_EQ(text_of(folder_ / "c.bmp"), a);
+    EXPECT_EQ(names_in(folder_).size(), 4u);
+}
+
+}  // namespace
