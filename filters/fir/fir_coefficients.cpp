@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <iomanip>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -72,6 +74,13 @@ double parse_number(const std::string& item)
     throw UsageError("--coefficients: '" + item + "' is not a number");
 }
 
+std::string short_number(double value)
+{
+    std::ostringstream text;
+    text << std::setprecision(3) << value;
+    return text.str();
+}
+
 }  // namespace
 
 FirCoefficients parse_fir_coefficients(const std::string& numerators, double divisor)
@@ -91,7 +100,20 @@ FirCoefficients parse_fir_coefficients(const std::string& numerators, double div
         if (!std::isfinite(weight))
             throw UsageError("--coefficients / --divisor: a weight of " + coefficients.to_string() +
                              " is too large for the kernel's float arithmetic");
+    // Each weight may fit and their sum over a bright window still overflow to infinity.
+    if (!(largest_output(coefficients) <= std::numeric_limits<float>::max()))
+        throw UsageError("--coefficients / --divisor: " + coefficients.to_string() +
+                         " can reach 255 x the sum of |weights| = " +
+                         short_number(largest_output(coefficients)) +
+                         ", beyond the largest float the kernel can hold");
     return coefficients;
+}
+
+double largest_output(const FirCoefficients& coefficients)
+{
+    double sum = 0;
+    for (const float weight : coefficients.float_weights()) sum += std::fabs(static_cast<double>(weight));
+    return 255 * sum;
 }
 
 bool may_saturate(const FirCoefficients& coefficients)

@@ -29,8 +29,11 @@ inline constexpr const char* kDefaultFirNumerators = "30,5,6,19,30,9,15,5,40";
 // Builds the coefficients from the command line's --coefficients "a,b,c,d,e,f,g,h,i" (integers or
 // decimals, negative allowed, spaces around each ignored) and --divisor. Throws UsageError naming
 // the problem for a count other than nine, an item that is not a finite number, a divisor that
-// is zero or not finite, or a weight too large for float.
+// is zero or not finite, or weights whose output could overflow a float (largest_output).
 FirCoefficients parse_fir_coefficients(const std::string& numerators, double divisor);
+
+// The largest |output| the weights can give on 8-bit input: 255 x the sum of |weight| (as floats).
+double largest_output(const FirCoefficients& coefficients);
 
 // True when the weights sum to more than 1 (beyond float rounding): outputs may pass 255 and
 // saturate in output.bmp. The sample warns but runs; a sharpening or edge filter may mean it.

@@ -19,7 +19,7 @@ void write_fir_outputs(const std::filesystem::path& output,
                        const Image& luminance, const std::vector<float>& output_values);
 
 // Compares the float output with the double-precision C++ reference: prints a line when every
-// pixel is within kFirTolerance, throws std::runtime_error("verification failed: ...") when not.
+// pixel is within fir_tolerance, throws std::runtime_error("verification failed: ...") when not.
 // Returns the reference's own run time in ms (single thread), for the CPU comparison.
 double verify_fir(std::ostream& out, const Image& luminance, const FirCoefficients& coefficients,
                   Border border, const std::vector<float>& output);

@@ -58,4 +58,10 @@ std::vector<std::uint8_t> to_8bit(const std::vector<float>& values)
     return pixels;
 }
 
+double fir_tolerance(const FirCoefficients& coefficients)
+{
+    constexpr double kFloatRounding = 1.0 / (1 << 24);  // 2^-24, half a float's last digit
+    return kFirTolerance + 10 * kFloatRounding * largest_output(coefficients);
+}
+
 }  // namespace sdk

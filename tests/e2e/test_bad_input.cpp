@@ -27,6 +27,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,6 +69,8 @@ struct Outcome {
     bool exited = false;  // false: killed by a signal or the time limit
     int status = -1;      // the exit status when exited
     std::string how;      // for failure messages: "exit status 1", "killed by signal 11", ...
+    int signal = 0;       // the signal that stopped it, when not exited
+    long peak_memory_kb = 0;  // its largest resident set (getrusage's ru_maxrss)
     std::string out;
     std::string err;
 };
@@ -78,13 +81,24 @@ std::string read_text(const fs::path& path)
     return std::string(bytes.begin(), bytes.end());
 }
 
-// Runs `program` with exactly `arguments` (no shell: nothing is quoted or expanded) in
+// How a child is started: limits a test needs (0 = none).
+struct RunOptions {
+    std::uint64_t file_size_limit = 0;  // RLIMIT_FSIZE: a write past it fails (EFBIG), as a full disk
+};
+
+struct Started {
+    pid_t pid = -1;
+    fs::path out_path;
+    fs::path err_path;
+};
+
+// Starts `program` with exactly `arguments` (no shell: nothing is quoted or expanded) in
 // `working_folder`, stdin from /dev/null, stdout and stderr into files under `logs`.
-Outcome run_program(const fs::path& program, const std::vector<std::string>& arguments,
-                    const fs::path& working_folder, const fs::path& logs)
+Started start_program(const fs::path& program, const std::vector<std::string>& arguments,
+                      const fs::path& working_folder, const fs::path& logs,
+                      const RunOptions& options = {})
 {
-    const fs::path out_path = logs / "stdout.txt";
-    const fs::path err_path = logs / "stderr.txt";
+    Started started{-1, logs / "stdout.txt", logs / "stderr.txt"};
     // Everything the child needs is prepared before fork(): after it, only async-signal-safe calls.
     std::vector<std::string> words{program.string()};
     words.insert(words.end(), arguments.begin(), arguments.end());
@@ -95,48 +109,70 @@ Outcome run_program(const fs::path& program, const std::vector<std::string>& arg
     const pid_t child = ::fork();
     if (child < 0) {
         ADD_FAILURE() << "fork: " << std::strerror(errno);
-        return {};
+        return started;
     }
     if (child == 0) {
         const int input = ::open("/dev/null", O_RDONLY);
-        const int output = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        const int error = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int output = ::open(started.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int error = ::open(started.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (input < 0 || output < 0 || error < 0 || ::dup2(input, 0) < 0 ||
             ::dup2(output, 1) < 0 || ::dup2(error, 2) < 0 || ::chdir(working_folder.c_str()) != 0) {
             ::_exit(126);
         }
+        if (options.file_size_limit) {
+            const struct rlimit limit{options.file_size_limit, options.file_size_limit};
+            ::signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG instead of a core dump
+            if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
+        }
         ::execv(argv[0], argv.data());
         ::_exit(127);
     }
+    started.pid = child;
+    return started;
+}
 
+// Waits for a started child (killing it after kTimeLimit) and collects what it did.
+Outcome wait_for(const Started& started)
+{
     Outcome outcome;
+    if (started.pid < 0) return outcome;
     int wait_status = 0;
+    struct rusage usage {};
     const auto deadline = std::chrono::steady_clock::now() + kTimeLimit;
     for (;;) {
-        const pid_t done = ::waitpid(child, &wait_status, WNOHANG);
-        if (done == child) break;
+        const pid_t done = ::wait4(started.pid, &wait_status, WNOHANG, &usage);
+        if (done == started.pid) break;
         if (done < 0 && errno != EINTR) {
             ADD_FAILURE() << "waitpid: " << std::strerror(errno);
             return outcome;
         }
         if (std::chrono::steady_clock::now() > deadline) {
-            ::kill(child, SIGKILL);
-            ::waitpid(child, &wait_status, 0);
+            ::kill(started.pid, SIGKILL);
+            ::waitpid(started.pid, &wait_status, 0);
             outcome.how = "killed after " + std::to_string(kTimeLimit.count()) + " s";
             return outcome;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    outcome.peak_memory_kb = usage.ru_maxrss;
     if (WIFEXITED(wait_status)) {
         outcome.exited = true;
         outcome.status = WEXITSTATUS(wait_status);
         outcome.how = "exit status " + std::to_string(outcome.status);
     } else {
-        outcome.how = "killed by signal " + std::to_string(WTERMSIG(wait_status));
+        outcome.signal = WTERMSIG(wait_status);
+        outcome.how = "killed by signal " + std::to_string(outcome.signal);
     }
-    outcome.out = read_text(out_path);
-    outcome.err = read_text(err_path);
+    outcome.out = read_text(started.out_path);
+    outcome.err = read_text(started.err_path);
     return outcome;
+}
+
+Outcome run_program(const fs::path& program, const std::vector<std::string>& arguments,
+                    const fs::path& working_folder, const fs::path& logs,
+                    const RunOptions& options = {})
+{
+    return wait_for(start_program(program, arguments, working_folder, logs, options));
 }
 
 // Every entry under a folder: a file's bytes, a link's target or "<folder>", by relative path.
@@ -157,6 +193,8 @@ void add_to_snapshot(Snapshot& snapshot, const fs::path& folder, const fs::path&
             snapshot[name] = "<link to " + fs::read_symlink(it->path()).string() + ">";
         } else if (it->is_directory()) {
             snapshot[name] = "<folder>";
+        } else if (!it->is_regular_file()) {
+            snapshot[name] = "<not a regular file>";  // a FIFO: opening it would wait for a writer
         } else {
             snapshot[name] = read_text(it->path());
         }
@@ -699,6 +737,163 @@ TEST_F(BadInput, OutputIsALinkToTheInput)
     write_input("x.bmp", valid_bmp());
     fs::create_symlink("x.bmp", inputs_ / "link.bmp");
     expect_failure({"-i", "x.bmp", "-o", "link.bmp"}, kFailure, "refusing to write");
+}
+
+// --- Inputs that never end or declare more than they hold: refused at once, in little memory. ---
+
+TEST_F(BadInput, EndlessInputsAreRefusedAtOnce)
+{
+    for (const char* endless : {"/dev/zero", "/dev/urandom"}) {
+        SCOPED_TRACE(endless);
+        for (const fs::path& program : samples_) {
+            const Outcome outcome = run_program(program, reading(endless), inputs_, logs_);
+            EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << outcome.err;
+            EXPECT_NE(outcome.err.find("not a regular file"), std::string::npos) << outcome.err;
+            EXPECT_LT(outcome.peak_memory_kb, 512 * 1024) << program.filename() << " read it";
+        }
+    }
+}
+
+TEST_F(BadInput, InputIsAFifoWithNoWriter)
+{
+    ASSERT_EQ(::mkfifo((inputs_ / "fifo.bmp").c_str(), 0600), 0);
+    expect_failure(reading(inputs_ / "fifo.bmp"), kFailure, "FIFO");
+}
+
+TEST_F(BadInput, HugeDeclaredSizeOverASparseFile)
+{
+    // 30000x30000 (2.7 GB of pixels) declared, and the file really that long, but sparse: the
+    // header alone refuses it, nothing of the 2.7 GB is read.
+    auto bytes = valid_bmp();
+    patch32(bytes, kWidthField, 30000);
+    patch32(bytes, kHeightField, 30000);
+    const fs::path input = write_input("huge.bmp", bytes);
+    fs::resize_file(input, 54 + std::uint64_t{30000} * 90000);
+    for (const fs::path& program : samples_) {
+        const Outcome outcome = run_program(program, reading(input), inputs_, logs_);
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << outcome.err;
+        EXPECT_NE(outcome.err.find("image too large"), std::string::npos) << outcome.err;
+        EXPECT_LT(outcome.peak_memory_kb, 512 * 1024) << program.filename();
+    }
+}
+
+// --- Output sets: all files of a run in place together, or none. ---
+
+// A random colour image, different for each seed.
+std::vector<std::uint8_t> random_bmp(int width, int height, unsigned seed)
+{
+    bmptest::BmpSpec spec;
+    spec.width = width;
+    spec.height = height;
+    std::uint32_t state = seed * 2654435761u + 1;
+    for (int i = 0; i < width * height; ++i) {
+        state = state * 1664525u + 1013904223u;
+        spec.values.push_back(state >> 8);
+    }
+    return bmptest::build_bmp(spec);
+}
+
+class OutputSets : public EndToEnd {
+protected:
+    // The files `sobel -o result.bmp --save-gradients --save-raw raw` writes, with contents.
+    Snapshot result_set() const
+    {
+        Snapshot files;
+        add_to_snapshot(files, outputs_, logs_);
+        return files;
+    }
+    std::vector<std::string> sobel_set_arguments(const fs::path& input) const
+    {
+        return {"-i", input.string(), "-o", (outputs_ / "result.bmp").string(),
+                "--save-gradients", "--save-raw", (outputs_ / "raw").string(), "-q"};
+    }
+    fs::path program(const std::string& name) const
+    {
+        for (const auto& sample : samples_)
+            if (sample.filename() == name) return sample;
+        ADD_FAILURE() << name << " not built";
+        return {};
+    }
+    // Runs sobel alone on `input` and returns the set it writes (outputs_ emptied first).
+    Snapshot set_written_from(const fs::path& input)
+    {
+        fs::remove_all(outputs_);
+        fs::create_directory(outputs_);
+        const Outcome outcome = run_program(program("sobel"), sobel_set_arguments(input), inputs_, logs_);
+        EXPECT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << outcome.err;
+        return result_set();
+    }
+};
+
+TEST_F(OutputSets, AWriteFailingOnTheLastFileKeepsThePreviousSet)
+{
+    // fir_float on 300x200: output.bmp is 61 kB, then raw/output.npy (floats) 240 kB; with files
+    // limited to 100 kB (as a disk filling up) the raw file fails after the image was written.
+    // (The other samples' files are all about the same size.)
+    const fs::path input = write_input("photo.bmp", random_bmp(300, 200, 1));
+    for (const char* name : {"fir_float"}) {
+        SCOPED_TRACE(name);
+        sdk::write_file_atomically(outputs_ / "result.bmp", valid_bmp().data(), valid_bmp().size());
+        const Snapshot before = snapshot();
+        RunOptions limited;
+        limited.file_size_limit = 100000;
+        std::vector<std::string> arguments = {"-i", input.string(), "-o", (outputs_ / "result.bmp").string(),
+                                              "--save-raw", (outputs_ / "raw").string()};
+        const Outcome outcome = run_program(program(name), arguments, inputs_, logs_, limited);
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << outcome.err;
+        EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+        EXPECT_NE(outcome.err.find("File too large"), std::string::npos) << outcome.err;
+        EXPECT_EQ(differences(before, snapshot()), "");
+    }
+}
+
+TEST_F(OutputSets, StoppedAtAnyMomentTheSetIsWhollyOldOrWhollyNew)
+{
+    const fs::path old_input = write_input("old.bmp", random_bmp(640, 480, 2));
+    const fs::path new_input = write_input("new.bmp", random_bmp(640, 480, 3));
+    const Snapshot new_set = set_written_from(new_input);
+    const Snapshot old_set = set_written_from(old_input);
+    ASSERT_EQ(new_set.size(), 8u);  // result, -dX, -dY, raw/ and its four files
+    ASSERT_NE(old_set, new_set);
+    int stopped = 0;
+    for (int delay_ms = 0; delay_ms <= 600; delay_ms += 30) {
+        for (const int signal_number : {SIGINT, SIGTERM}) {
+            SCOPED_TRACE("signal " + std::to_string(signal_number) + " after " + std::to_string(delay_ms) + " ms");
+            const Started run = start_program(program("sobel"), sobel_set_arguments(new_input), inputs_, logs_);
+            std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+            ::kill(run.pid, signal_number);
+            const Outcome outcome = wait_for(run);
+            EXPECT_TRUE(outcome.exited ? outcome.status == 0 : outcome.signal == signal_number) << outcome.how;
+            const Snapshot now = result_set();
+            EXPECT_TRUE(now == old_set || now == new_set) << "a mixed or incomplete set";
+            if (!outcome.exited) ++stopped;
+            if (now == new_set) {  // put the old set back for the next round
+                const Outcome restore = run_program(program("sobel"), sobel_set_arguments(old_input), inputs_, logs_);
+                ASSERT_TRUE(restore.exited && restore.status == 0) << restore.err;
+            }
+        }
+    }
+    EXPECT_GT(stopped, 0) << "no run was stopped: the test did not test anything";
+}
+
+TEST_F(OutputSets, TwoRunsAtOnceLeaveOneWholeSet)
+{
+    const fs::path first = write_input("first.bmp", random_bmp(640, 480, 4));
+    const fs::path second = write_input("second.bmp", random_bmp(640, 480, 5));
+    const Snapshot first_set = set_written_from(first);
+    const Snapshot second_set = set_written_from(second);
+    const fs::path other_logs = root_ / "other-logs";
+    fs::create_directory(other_logs);
+    for (int round = 0; round < 4; ++round) {
+        const Started a = start_program(program("sobel"), sobel_set_arguments(first), inputs_, logs_);
+        const Started b = start_program(program("sobel"), sobel_set_arguments(second), inputs_, other_logs);
+        const Outcome done_a = wait_for(a);
+        const Outcome done_b = wait_for(b);
+        EXPECT_TRUE(done_a.exited && done_a.status == 0) << done_a.err;
+        EXPECT_TRUE(done_b.exited && done_b.status == 0) << done_b.err;
+        const Snapshot now = result_set();
+        EXPECT_TRUE(now == first_set || now == second_set) << "round " << round << ": a mixed set";
+    }
 }
 
 }  // namespace

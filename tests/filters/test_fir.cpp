@@ -382,6 +382,38 @@ TEST(FirCoefficients, WeightTooLargeForFloatIsAUsageError)
     EXPECT_THROW(parse_fir_coefficients("1,0,0,0,0,0,0,0,0", 1e-300), UsageError);
 }
 
+TEST(FirCoefficients, WeightsWhoseSumCanOverflowAFloatAreAUsageError)
+{
+    // Each weight fits a float (3.4e38); 255 x their sum over a white window does not.
+    EXPECT_THROW(parse_fir_coefficients("1e36,1e36,1e36,1e36,1e36,1e36,1e36,1e36,1e36", 1), UsageError);
+    EXPECT_THROW(parse_fir_coefficients("-1e36,1e36,-1e36,1e36,-1e36,1e36,-1e36,1e36,-1e36", 1),
+                 UsageError);  // signs do not help: the window may be white where they are positive
+    EXPECT_NO_THROW(parse_fir_coefficients("1e35,0,0,0,0,0,0,0,0", 1));
+    EXPECT_DOUBLE_EQ(largest_output(parse_fir_coefficients("1,-2,0,0,0,0,0,0,0", 1)), 255 * 3);
+}
+
+TEST(FirReference, ToleranceGrowsWithTheLargestOutput)
+{
+    EXPECT_NEAR(fir_tolerance(FirCoefficients{}), 1.0944e-3, 1e-7);  // largest output 158.4
+    const FirCoefficients large = parse_fir_coefficients(
+        "1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567", 1);
+    EXPECT_NEAR(fir_tolerance(large), 1.7, 0.05);
+}
+
+// Weights of 1234.567: outputs near 2.8 million, where a float's last digit is 0.25. The float
+// kernel cannot come within 0.001 of the double reference, and does come within fir_tolerance.
+TEST(FirKernel, LargeWeightsAreJudgedRelativeToTheirMagnitude)
+{
+    const FirCoefficients large = parse_fir_coefficients(
+        "1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567", 1);
+    const Image image = test::random_grey_image(61, 17, 1234);
+    const double error = max_abs_difference(
+        run_on_device(filter_for(Border::replicate), large, image, poisons[0]),
+        fir_reference(image, large, Border::replicate));
+    EXPECT_GT(error, kFirTolerance) << "an absolute tolerance would have failed this";
+    EXPECT_LE(error, fir_tolerance(large));
+}
+
 TEST(FirCoefficients, MaySaturateWhenTheWeightsSumAboveOne)
 {
     EXPECT_TRUE(may_saturate(parse_fir_coefficients("0,0,0,0,1.1,0,0,0,0", 1)));
