@@ -2,7 +2,10 @@
 
 #include "runtime/errors.hpp"
 
+#include <cstdlib>
+#include <filesystem>
 #include <iomanip>
+#include <system_error>
 #include <vector>
 
 namespace sdk {
@@ -45,6 +48,31 @@ std::vector<cl::Device> devices_of(const cl::Platform& platform, cl_device_type 
         if (error.err() != CL_DEVICE_NOT_FOUND) throw OpenClError("listing devices", error);
     }
     return devices;
+}
+
+// PoCL lists no device at all when it cannot create its kernel cache folder: name that cause
+// rather than leave "no device" to look like a missing driver.
+std::string why_platforms_list_none(const std::vector<cl::Platform>& platforms)
+{
+    for (const auto& platform : platforms) {
+        if (!devices_of(platform, CL_DEVICE_TYPE_ALL).empty()) return "";
+    }
+    const char* pocl_dir = std::getenv("POCL_CACHE_DIR");
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    std::filesystem::path cache_home;
+    if (pocl_dir && *pocl_dir) cache_home = pocl_dir;
+    else if (xdg && *xdg) cache_home = xdg;
+    else if (home && *home) cache_home = std::filesystem::path(home) / ".cache";
+    std::string names;
+    for (const auto& platform : platforms) names += (names.empty() ? "" : ", ") + platform.getInfo<CL_PLATFORM_NAME>();
+    std::string text = ": the platforms found (" + names + ") list no devices";
+    std::error_code error;
+    if (!cache_home.empty() && std::filesystem::exists(cache_home, error) &&
+        !std::filesystem::is_directory(cache_home, error))
+        text += "; PoCL lists none when it cannot create its kernel cache, and '" +
+                cache_home.string() + "' (POCL_CACHE_DIR, XDG_CACHE_HOME or ~/.cache) is not a folder";
+    return text;
 }
 
 std::string type_label(const std::optional<DeviceType>& type)
@@ -130,7 +158,7 @@ cl::Device select_device(const DeviceSelection& selection)
                                 : std::string();
         std::string which = selection.device ? " number " + std::to_string(*selection.device) : "";
         throw DeviceNotFound("no OpenCL device" + which + " of type " + type_label(selection.type) +
-                             where + " (see --list-devices)");
+                             where + why_platforms_list_none(platforms) + " (see --list-devices)");
     });
 }
 

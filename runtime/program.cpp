@@ -3,6 +3,7 @@
 #include "runtime/errors.hpp"
 #include "runtime/program_cache.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -127,6 +128,19 @@ cl::Program build_program_from_source(const OpenClContext& cl, const std::string
                                       const std::filesystem::path& include_folder)
 {
     return build_source(cl, source, source_name, source_name, options, include_folder);
+}
+
+cl::Kernel create_kernel(const cl::Program& program, const std::string& name)
+{
+    try {
+        return cl::Kernel(program, name.c_str());
+    } catch (const cl::Error& error) {
+        if (error.err() != CL_INVALID_KERNEL_NAME) throw;
+    }
+    std::string names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
+    std::replace(names.begin(), names.end(), ';', ' ');
+    throw std::runtime_error("no kernel named " + name + " in the program built (it has: " +
+                             (names.empty() ? "none" : names) + "): is the kernel file the right one?");
 }
 
 }  // namespace sdk

@@ -34,6 +34,10 @@ cl::Program build_program(const OpenClContext& cl, const std::string& kernel_fil
                           const std::string& options,
                           const std::filesystem::path& folder = executable_directory());
 
+// The kernel `name` of a built `program`. A name the program lacks (an empty or wrong kernel
+// file) is reported with the names it has, instead of CL_INVALID_KERNEL_NAME.
+cl::Kernel create_kernel(const cl::Program& program, const std::string& name);
+
 // The option that makes `folder` the place `#include "file.cl"` is looked for: "-I folder", with
 // the name in double quotes when it holds a space.
 std::string include_option(const std::filesystem::path& folder);

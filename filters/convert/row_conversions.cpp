@@ -19,9 +19,9 @@ RowConversions::RowConversions(const OpenClContext& cl) : cl_(cl)
 {
     program_ = build_program(cl_, "convert.cl", "");
     while_doing("creating the row conversion kernels", [&] {
-        bgr_to_luminance_ = cl::Kernel(program_, "bgr_to_luminance");
-        grey_to_luminance_ = cl::Kernel(program_, "grey_to_luminance");
-        grey_to_bmp_rows_ = cl::Kernel(program_, "grey_to_bmp_rows");
+        bgr_to_luminance_ = create_kernel(program_, "bgr_to_luminance");
+        grey_to_luminance_ = create_kernel(program_, "grey_to_luminance");
+        grey_to_bmp_rows_ = create_kernel(program_, "grey_to_bmp_rows");
     });
 }
 

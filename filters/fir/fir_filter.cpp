@@ -22,7 +22,7 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
     : cl_(cl), memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
 {
     program_ = build_program(cl_, "fir_float.cl", border_build_option(border));
-    while_doing("creating kernel fir_float", [&] { kernel_ = cl::Kernel(program_, "fir_float"); });
+    while_doing("creating kernel fir_float", [&] { kernel_ = create_kernel(program_, "fir_float"); });
     set_coefficients(coefficients);
 }
 

@@ -55,10 +55,10 @@ MorphologyFilter::MorphologyFilter(const OpenClContext& cl, MorphologyShape shap
 {
     program_ = build_program(cl_, "morphology_packed.cl", build_options(shape));
     while_doing("creating the morphology kernels", [&] {
-        pack_kernel_ = cl::Kernel(program_, "binarise_and_pack");
-        dilate_kernel_ = cl::Kernel(program_, "dilate");
-        erode_kernel_ = cl::Kernel(program_, "erode");
-        unpack_kernel_ = cl::Kernel(program_, "unpack");
+        pack_kernel_ = create_kernel(program_, "binarise_and_pack");
+        dilate_kernel_ = create_kernel(program_, "dilate");
+        erode_kernel_ = create_kernel(program_, "erode");
+        unpack_kernel_ = create_kernel(program_, "unpack");
     });
 }
 

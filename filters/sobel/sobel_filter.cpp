@@ -72,13 +72,25 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
     program_ = build_program(cl_, vectorised ? "sobel.cl" : "sobel_no_vectors.cl",
                              border_build_option(border));
     while_doing(std::string("creating kernel ") + kernel_name(variant), [&] {
-        kernel_ = cl::Kernel(program_, kernel_name(variant));
-        if (vectorised) magnitude_kernel_ = cl::Kernel(program_, "sobel_magnitude");
+        kernel_ = create_kernel(program_, kernel_name(variant));
+        if (vectorised) magnitude_kernel_ = create_kernel(program_, "sobel_magnitude");
     });
 }
 
 void SobelFilter::set_work_group(std::size_t x, std::size_t y)
 {
+    // A shape the kernel cannot run is refused, not shrunk behind the user's back (the launch
+    // would then differ from the one printed and timed).
+    const std::size_t limit = while_doing("querying the kernel's work-group size", [&] {
+        return kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cl_.device);
+    });
+    const auto item_limits = cl_.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    if (x == 0 || y == 0 || x * y > limit || x > item_limits.at(0) || y > item_limits.at(1))
+        throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": the " +
+                         kernel_name(variant_) + " kernel runs at most " + std::to_string(limit) +
+                         " work-items a group on this device (at most " +
+                         std::to_string(item_limits.at(0)) + " wide, " +
+                         std::to_string(item_limits.at(1)) + " high)");
     work_group_x_ = x;
     work_group_y_ = y;
     if (width_ > 0) size_launch();

@@ -777,6 +777,23 @@ TEST_F(BadInput, HugeDeclaredSizeOverASparseFile)
     }
 }
 
+// PoCL lists no device when its cache folder cannot be made; the error says so.
+TEST_F(BadInput, CacheHomeThatIsAFileIsNamed)
+{
+    const fs::path input = write_input("input.bmp", valid_bmp());
+    const fs::path not_a_folder = write_input("cache-file", {1});
+    const char* previous = std::getenv("XDG_CACHE_HOME");
+    const std::string saved = previous ? previous : "";
+    ::setenv("XDG_CACHE_HOME", not_a_folder.c_str(), 1);
+    const Outcome outcome = run_program(samples_.front(), reading(input), inputs_, logs_);
+    if (previous) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1); else ::unsetenv("XDG_CACHE_HOME");
+    if (outcome.exited && outcome.status == 0)
+        GTEST_SKIP() << "a device other than PoCL ran: nothing to name";
+    EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how;
+    EXPECT_NE(outcome.err.find("is not a folder"), std::string::npos) << outcome.err;
+    EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+}
+
 // --- Output sets: all files of a run in place together, or none. ---
 
 // A random colour image, different for each seed.

@@ -1,6 +1,7 @@
 // Every Sobel kernel against the C++ reference, bit for bit, on awkward sizes and every border.
 #include "filters/sobel/sobel_filter.hpp"
 #include "filters/sobel/sobel_reference.hpp"
+#include "runtime/errors.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -175,6 +176,23 @@ TEST(SobelFilter, WorkGroupSetAfterUploadAppliesToTheNextRun)
         EXPECT_EQ(actual.dx, expected.dx) << x << "x" << y;
         EXPECT_EQ(actual.dy, expected.dy) << x << "x" << y;
     }
+}
+
+// A work-group the kernel cannot run is a usage error naming the limit, not a silently smaller one.
+TEST(SobelFilter, RefusesAWorkGroupLargerThanTheKernelRuns)
+{
+    SobelFilter& filter = filter_for(SobelVariant::vector_16x1, Border::replicate);
+    const std::size_t limit =
+        test_context().device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();  // the kernel's is no more
+    try {
+        filter.set_work_group(limit * 2, 1);
+        ADD_FAILURE() << "accepted " << limit * 2 << "x1";
+    } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("work-items a group on this device"), std::string::npos)
+            << error.what();
+    }
+    EXPECT_THROW(filter.set_work_group(0, 8), UsageError);
+    EXPECT_NO_THROW(filter.set_work_group(32, 8));
 }
 
 TEST(SobelReference, MagnitudeIsTheExactIntegerRoot)

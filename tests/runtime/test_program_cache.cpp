@@ -124,5 +124,20 @@ TEST_F(ProgramCache, CanBeTurnedOff)
     EXPECT_TRUE(entries().empty());
 }
 
+// A kernel name the program lacks names what the program has, not CL_INVALID_KERNEL_NAME.
+TEST(CreateKernel, AMissingNameListsTheKernelsThereAre)
+{
+    const cl::Program program = build_program_from_source(
+        test_context(), "kernel void present(global int* out) { out[0] = 1; }", "present.cl", "");
+    EXPECT_NO_THROW(create_kernel(program, "present"));
+    try {
+        create_kernel(program, "absent");
+        ADD_FAILURE() << "no error for a missing kernel";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("no kernel named absent"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("it has: present"), std::string::npos) << error.what();
+    }
+}
+
 }  // namespace
 }  // namespace sdk
