@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -56,9 +59,8 @@ InputFile::~InputFile()
     if (fd_ >= 0) ::close(fd_);
 }
 
-void InputFile::read_at(std::uint64_t offset, void* destination, std::size_t bytes) const
+void InputFile::read_serially(std::uint64_t offset, unsigned char* out, std::size_t bytes) const
 {
-    auto* out = static_cast<unsigned char*>(destination);
     // Large reads, each at most 1 GiB (Linux moves at most about 2 GiB per call).
     constexpr std::size_t kMaxRead = std::size_t{1} << 30;
     while (bytes > 0) {
@@ -74,6 +76,40 @@ void InputFile::read_at(std::uint64_t offset, void* destination, std::size_t byt
         out += got;
         offset += static_cast<std::uint64_t>(got);
         bytes -= static_cast<std::size_t>(got);
+    }
+}
+
+void InputFile::read_at(std::uint64_t offset, void* destination, std::size_t bytes) const
+{
+    auto* out = static_cast<unsigned char*>(destination);
+    // A read from the page cache is a memory copy the kernel does on the calling thread: one
+    // thread moves 4-6 GB/s, far below what the memory can. Large reads are split over threads
+    // in pieces of at least 4 MiB, each thread copying its own piece.
+    constexpr std::size_t kMinPiece = std::size_t{4} << 20;
+    const std::size_t threads = std::min<std::size_t>(
+        {std::max(1u, std::thread::hardware_concurrency()), bytes / kMinPiece, 8});
+    if (threads < 2) {
+        read_serially(offset, out, bytes);
+        return;
+    }
+    const std::size_t piece = (bytes + threads - 1) / threads;
+    std::vector<std::thread> readers;
+    std::vector<std::exception_ptr> errors(threads);
+    for (std::size_t t = 0; t < threads; ++t) {
+        const std::size_t begin = t * piece;
+        const std::size_t size = std::min(piece, bytes - std::min(bytes, begin));
+        readers.emplace_back([&, t, begin, size] {
+            try {
+                read_serially(offset + begin, out + begin, size);
+            } catch (...) {
+                errors[t] = std::current_exception();
+            }
+        });
+    }
+    for (auto& reader : readers) reader.join();
+    // The earliest failing piece's error: "ends at byte N" then names the first missing byte.
+    for (const auto& error : errors) {
+        if (error) std::rethrow_exception(error);
     }
 }
 

@@ -20,13 +20,15 @@ public:
     std::uint64_t size() const { return size_; }
 
     // Reads exactly `bytes` from `offset` into `destination` with a few large reads (straight
-    // into the caller's memory: a mapped device buffer, say). Throws FileError when the file is
-    // shorter than that, e.g. truncated while being read.
+    // into the caller's memory: a mapped device buffer, say), split over up to 8 threads when
+    // large. Throws FileError when the file is shorter than that, e.g. truncated while read.
     void read_at(std::uint64_t offset, void* destination, std::size_t bytes) const;
     // Up to `bytes` from the start (fewer if the file is shorter); returns how many were read.
     std::size_t read_prefix(void* destination, std::size_t bytes) const;
 
 private:
+    void read_serially(std::uint64_t offset, unsigned char* out, std::size_t bytes) const;
+
     std::filesystem::path path_;
     int fd_ = -1;
     std::uint64_t size_ = 0;

@@ -73,6 +73,32 @@ TEST_F(InputFileTest, ReadingPastTheEndSaysTheFileIsShort)
     }
 }
 
+// Large reads are split over threads: every byte lands where it belongs, and a file cut short
+// names the first missing byte, whichever thread met it.
+TEST_F(InputFileTest, ALargeReadSplitOverThreadsIsExact)
+{
+    std::string contents(41 << 20, '\0');
+    std::uint32_t state = 7;
+    for (char& byte : contents) {
+        state = state * 1664525u + 1013904223u;
+        byte = static_cast<char>(state >> 24);
+    }
+    const InputFile file(write("large.bin", contents));
+    std::string read(contents.size() - 5, '?');
+    file.read_at(5, read.data(), read.size());
+    EXPECT_TRUE(read == contents.substr(5)) << "bytes differ";
+
+    const InputFile cut(write("cut.bin", contents.substr(0, 30 << 20)));
+    std::string longer(40 << 20, '?');
+    try {
+        cut.read_at(0, longer.data(), longer.size());
+        FAIL() << "read past the end";
+    } catch (const FileError& error) {
+        EXPECT_NE(std::string(error.what()).find("ends at byte " + std::to_string(30 << 20)),
+                  std::string::npos) << error.what();
+    }
+}
+
 TEST_F(InputFileTest, RefusesWhatIsNotARegularFileAtOnce)
 {
     EXPECT_NE(error_of(folder_).find("a directory, not a regular file"), std::string::npos);
