@@ -12,6 +12,7 @@ std::vector<StepTiming> step_timings(const std::vector<PipelineStep>& steps)
     std::vector<StepTiming> timings;
     for (const auto& step : steps) {
         while_doing("reading profiling information for " + step.name, [&] {
+            step.event.wait();  // times exist only once the command has finished
             const cl_ulong end = step.event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
             cl_ulong start = step.event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
             if (step.start_event()) {

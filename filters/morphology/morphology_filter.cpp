@@ -62,26 +62,21 @@ MorphologyFilter::MorphologyFilter(const OpenClContext& cl, MorphologyShape shap
     });
 }
 
-PipelineStep MorphologyFilter::upload(const Image& luminance)
+void MorphologyFilter::check_addressable(std::size_t width, std::size_t height) const
 {
-    if (luminance.channels != 1)
-        throw std::invalid_argument("the morphology filter takes an 8-bit luminance image");
-    const std::uint64_t pixels = std::uint64_t{luminance.width} * luminance.height;
+    const std::uint64_t pixels = std::uint64_t{width} * height;
     check_kernel_can_address(cl_, pixels, pixels,
-                             "an image of " + std::to_string(luminance.width) + "x" +
-                                 std::to_string(luminance.height));
-    if (luminance.pixels.size() != pixels)
-        throw std::invalid_argument("luminance image has " +
-                                    std::to_string(luminance.pixels.size()) +
-                                    " pixels, not width * height");
+                             "an image of " + std::to_string(width) + "x" + std::to_string(height));
+}
 
-    const bool same_size = luminance_() && luminance.width == width_ && luminance.height == height_;
-    width_ = luminance.width;
-    height_ = luminance.height;
+void MorphologyFilter::allocate(std::size_t width, std::size_t height)
+{
+    check_addressable(width, height);
+    const bool same_size = luminance_() && width == width_ && height == height_;
+    width_ = width;
+    height_ = height;
     words_per_row_ = divide_round_up(width_, kPixelsPerWord);
-    const std::size_t bytes = luminance.pixels.size();
-
-    PipelineStep step{"upload", {}, bytes};
+    const std::size_t bytes = pixel_count();
     while_doing("creating buffers for the image", [&] {
         if (!same_size) {
             release_buffers();
@@ -89,16 +84,37 @@ PipelineStep MorphologyFilter::upload(const Image& luminance)
             packed_input_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
             packed_passes_[0] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
             packed_passes_[1] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
-            unpacked_ = create_image_buffer(cl_, memory_, CL_MEM_WRITE_ONLY, bytes, "the output");
+            unpacked_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the output");
         }
     });
+    packed_result_ = cl::Buffer();  // nothing packed from this image yet
+}
+
+PipelineStep MorphologyFilter::upload(const Image& luminance)
+{
+    if (luminance.channels != 1)
+        throw std::invalid_argument("the morphology filter takes an 8-bit luminance image");
+    check_addressable(luminance.width, luminance.height);
+    if (luminance.pixels.size() != std::uint64_t{luminance.width} * luminance.height)
+        throw std::invalid_argument("luminance image has " +
+                                    std::to_string(luminance.pixels.size()) +
+                                    " pixels, not width * height");
+    allocate(luminance.width, luminance.height);
+    PipelineStep step{"upload", {}, luminance.pixels.size()};
     // Tight rows: the packing kernel reads the luminance byte by byte, so no pitch is needed.
     const Transfer transfer = upload_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_,
                                           height_, width_, "the luminance");
     step.event = transfer.end;
     if (memory_ == MemoryMode::map) step.start_event = transfer.start;
-    packed_result_ = cl::Buffer();  // nothing packed from this image yet
     return step;
+}
+
+Image MorphologyFilter::download_luminance()
+{
+    Image luminance{width_, height_, 1, std::vector<std::uint8_t>(pixel_count())};
+    download_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_, height_, width_,
+                  "the luminance");
+    return luminance;
 }
 
 void MorphologyFilter::release_buffers()

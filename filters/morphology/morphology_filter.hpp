@@ -33,6 +33,13 @@ public:
     // Allocates device buffers for this image and copies the luminance in, waiting for the
     // copy: the image need not outlive the call.
     PipelineStep upload(const Image& luminance);
+    // Or: allocate only, and fill luminance_buffer() (rows of width bytes) another way, e.g.
+    // straight from the file (app/device_io.hpp); output_buffer() is then written out the same
+    // way. download_luminance() brings the luminance back, for --verify and --save-raw.
+    void allocate(std::size_t width, std::size_t height);
+    const cl::Buffer& luminance_buffer() const { return luminance_; }
+    const cl::Buffer& output_buffer() const { return unpacked_; }
+    Image download_luminance();
     // Fills every packed buffer and the unpacked output with `value` (tests poison them so that
     // anything a kernel fails to write shows up).
     void fill_outputs(std::uint8_t value);
@@ -62,6 +69,7 @@ private:
     // rows_per_item: rows of words each work-item takes (dilate and erode: more than 1,
     // see rows_per_dilation_item in the .cpp).
     cl::Event launch(cl::Kernel& kernel, const std::string& what, std::size_t rows_per_item = 1);
+    void check_addressable(std::size_t width, std::size_t height) const;
     void release_buffers();
     PackedBitmap download_packed(const cl::Buffer& buffer, const std::string& what);
 

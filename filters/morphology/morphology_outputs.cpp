@@ -22,13 +22,16 @@ void write_morphology_outputs(const std::filesystem::path& output,
                               const MorphologyResult& result)
 {
     write_bmp(output, Image{luminance.width, luminance.height, 1, result.output});
-    if (raw_folder) {
-        const auto& folder = *raw_folder;
-        std::filesystem::create_directories(folder);
-        write_pbm(folder / "input.pbm", result.packed_input);
-        write_pbm(folder / "output.pbm", result.packed_output);
-        write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
-    }
+    if (raw_folder) write_morphology_raw(*raw_folder, luminance, result);
+}
+
+void write_morphology_raw(const std::filesystem::path& folder, const Image& luminance,
+                          const MorphologyResult& result)
+{
+    std::filesystem::create_directories(folder);
+    write_pbm(folder / "input.pbm", result.packed_input);
+    write_pbm(folder / "output.pbm", result.packed_output);
+    write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
 }
 
 void verify_morphology(std::ostream& out, const Image& luminance, const Binarisation& binarisation,

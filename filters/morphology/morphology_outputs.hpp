@@ -27,6 +27,10 @@ void write_morphology_outputs(const std::filesystem::path& output,
                               const Image& luminance,
                               const MorphologyResult& result);
 
+// The --save-raw files alone: input.pbm, output.pbm and luminance.npy in `folder`.
+void write_morphology_raw(const std::filesystem::path& folder, const Image& luminance,
+                          const MorphologyResult& result);
+
 // Compares the output with the C++ reference bit for bit: prints a line when equal, throws
 // std::runtime_error("verification failed: ...") when not.
 void verify_morphology(std::ostream& out, const Image& luminance, const Binarisation& binarisation,

@@ -5,6 +5,7 @@
 // for display, and every step is timed from its event, as the blog's table does.
 // The kernels are in morphology_packed.cl.
 #include "app/cli.hpp"
+#include "app/device_io.hpp"
 #include "app/report.hpp"
 #include "app/roi_option.hpp"
 #include "filters/morphology/morphology_filter.hpp"
@@ -13,6 +14,8 @@
 
 #include <iomanip>
 #include <iostream>
+#include <memory>
+#include <utility>
 
 int main(int argc, char** argv)
 {
@@ -46,46 +49,59 @@ int main(int argc, char** argv)
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
 
         // 1. Reserve the files the run writes (all are put in place together at the end, or
-        //    none), read the image as 8-bit luminance; a region must lie inside it.
+        //    none) and open the image: its header gives its size, and a region must lie inside.
         sdk::OutputSet outputs = sdk::reserve_outputs(
             options, sdk::morphology_output_paths(options.output, options.save_raw));
-        const sdk::Image luminance = sdk::load_luminance(options.input);
-        const sdk::Roi roi = region.empty() ? sdk::whole_image(luminance.width, luminance.height)
+        sdk::PipelineTimer pipeline;
+        const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
+                                                     0, [&] { return sdk::open_image(options.input); });
+        const sdk::Image size_only{image.width(), image.height(), 1, {}};
+        const sdk::Roi roi = region.empty() ? sdk::whole_image(image.width(), image.height())
                                             : sdk::parse_roi(region);
-        sdk::check_roi_inside(roi, luminance);
+        sdk::check_roi_inside(roi, size_only);
         const sdk::Binarisation binarisation{static_cast<std::uint8_t>(threshold), invert};
 
         // 2. Pick the device and how images reach it, and build the kernels for the
-        //    structuring element.
-        const sdk::OpenClContext cl = sdk::make_context(options.device);
+        //    structuring element and the conversions between the file's rows and images.
+        const cl::Device device =
+            pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
+        const sdk::OpenClContext cl =
+            pipeline.time("create context", 0, [&] { return sdk::make_context(device); });
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
-        sdk::MorphologyFilter morphology(cl, shape, memory.mode);
-        sdk::print_setup(log, cl, luminance,
+        auto [morphology, conversions] = pipeline.time("build kernels", 0, [&] {
+            return std::make_pair(std::make_unique<sdk::MorphologyFilter>(cl, shape, memory.mode),
+                                  std::make_unique<sdk::RowConversions>(cl));
+        });
+        sdk::print_setup(log, cl, size_only,
                          sdk::operation_name(operation) + " with the " + sdk::shape_name(shape) +
                              ", foreground: luminance " + (invert ? "< " : ">= ") +
                              std::to_string(threshold) + ", region " + sdk::roi_text(roi),
                          memory);
 
-        // 3. One run of the pipeline, every step timed by its event: upload, binarise and pack,
-        //    each morphology pass, unpack, download.
-        auto run_once = [&](std::vector<std::uint8_t>* output) {
-            std::vector<sdk::PipelineStep> steps{morphology.upload(luminance)};
-            for (auto& step : morphology.run(binarisation, operation, roi)) steps.push_back(step);
-            steps.emplace_back();
-            *output = morphology.download(&steps.back());
-            return sdk::step_timings(steps);
-        };
-        sdk::MorphologyResult result;
-        const auto first_run = run_once(&result.output);
-        log << "Packed: " << morphology.words_per_row() << " words of 32 pixels a row (row pitch "
-            << morphology.row_pitch() << " bytes)\nFirst run (includes first-launch costs):\n";
+        // 3. The luminance on the device, the file's rows read straight into the memory that
+        //    moves them and converted there (rows of width bytes: the packing reads bytes).
+        morphology->allocate(image.width(), image.height());
+        sdk::load_luminance_on_device(image, cl, memory.mode, *conversions,
+                                      morphology->luminance_buffer(), image.width(), pipeline);
+
+        // 4. The device pipeline, every step timed by its event: binarise and pack, each
+        //    morphology pass, unpack.
+        const auto first_run = sdk::step_timings(morphology->run(binarisation, operation, roi));
+        log << "Packed: " << morphology->words_per_row() << " words of 32 pixels a row (row pitch "
+            << morphology->row_pitch() << " bytes)\nFirst run (includes first-launch costs):\n";
         sdk::step_table(first_run).print(log);
 
-        // 4. With -n, the median of each step over N more runs (the first was the warm-up).
+        // 5. output.bmp: its rows laid out on the device and written as they come back.
+        sdk::write_bmp_from_device(options.output, morphology->output_buffer(), image.width(),
+                                   image.height(), image.width(), cl, memory.mode, *conversions,
+                                   pipeline);
+        pipeline.print(log);
+
+        // 6. With -n, the median of each step over N more runs (the first was the warm-up).
         if (options.iterations > 0) {
             std::vector<std::vector<sdk::StepTiming>> runs;
-            std::vector<std::uint8_t> output;
-            for (unsigned i = 0; i < options.iterations; ++i) runs.push_back(run_once(&output));
+            for (unsigned i = 0; i < options.iterations; ++i)
+                runs.push_back(sdk::step_timings(morphology->run(binarisation, operation, roi)));
             const auto medians = sdk::median_step_timings(runs);
             log << "Median of each step over " << options.iterations << " runs:\n";
             sdk::step_table(medians).print(log);
@@ -93,21 +109,27 @@ int main(int argc, char** argv)
             for (const auto& step : medians)
                 log << "  " << step.name << " "
                     << static_cast<double>(step.end_ns - step.start_ns) /
-                           static_cast<double>(morphology.pixel_count());
+                           static_cast<double>(morphology->pixel_count());
             log << "\n";
             log.unsetf(std::ios::floatfield);
         }
 
-        // 5. Write the images (the packed input and result as PBM with --save-raw), check the
-        //    output against the C++ reference, then put every file in place together.
-        if (options.save_raw) {
-            result.packed_input = morphology.download_packed_input();
-            result.packed_output = morphology.download_packed_result();
+        // 7. What needs the host's copies, only when asked: the packed input and result as PBM
+        //    and the luminance with --save-raw, and the check against the C++ reference.
+        //    Then every file is put in place together.
+        if (options.save_raw || options.verify) {
+            const sdk::Image luminance = morphology->download_luminance();
+            sdk::MorphologyResult result;
+            result.output = morphology->download();
+            if (options.save_raw) {
+                result.packed_input = morphology->download_packed_input();
+                result.packed_output = morphology->download_packed_result();
+                sdk::write_morphology_raw(*options.save_raw, luminance, result);
+            }
+            if (options.verify)
+                sdk::verify_morphology(log, luminance, binarisation, operation, shape, roi,
+                                       result.output);
         }
-        sdk::write_morphology_outputs(options.output, options.save_raw, luminance, result);
-        if (options.verify)
-            sdk::verify_morphology(log, luminance, binarisation, operation, shape, roi,
-                                   result.output);
         outputs.commit();
         log << "Wrote " << options.output.string()
             << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";
