@@ -116,3 +116,40 @@ __kernel void grey_to_bmp_rows(__global const uchar* restrict image, const int r
     for (int x = x0; x < end; ++x) out[x - x0] = x < width ? pixels[x - x0] : 0;
 }
 // [Grey to BMP rows]
+
+// [Float conversions]
+// For float filters (fir_float): an 8-bit image to floats, 0..255 exactly, rows `float_pitch`
+// floats apart, the padding past the width written as 0. One work-item per float.
+__kernel void luminance_to_float(__global const uchar* restrict image, const int row_pitch,
+                                 const int width, const int height,
+                                 __global float* restrict values, const int float_pitch)
+{
+    const int x = get_global_id(0);
+    const int y = get_global_id(1);
+    if (x >= float_pitch || y >= height) return;
+    values[y * float_pitch + x] = x < width ? (float)image[y * row_pitch + x] : 0.0f;
+}
+
+// And back, as output.bmp shows a float result (to_8bit, filters/fir/fir_reference.hpp): round
+// halves up, clamp to 0..255, NaN to 0. floor(v) + (v - floor(v) >= 0.5) is floor(v + 0.5) in
+// exact arithmetic, which the host computes in double; float's own v + 0.5f can round up
+// (0.49999997f + 0.5f is 1.0f). v - floor(v) is exact in float.
+__kernel void float_to_8bit(__global const float* restrict values, const int float_pitch,
+                            const int width, const int height,
+                            __global uchar* restrict image, const int row_pitch)
+{
+    const int x = get_global_id(0);
+    const int y = get_global_id(1);
+    if (x >= row_pitch || y >= height) return;
+    uchar result = 0;
+    if (x < width) {
+        const float value = values[y * float_pitch + x];
+        if (!isnan(value)) {
+            float rounded = floor(value);
+            if (value - rounded >= 0.5f) rounded += 1.0f;
+            result = (uchar)clamp(rounded, 0.0f, 255.0f);
+        }
+    }
+    image[y * row_pitch + x] = result;
+}
+// [Float conversions]

@@ -22,6 +22,8 @@ RowConversions::RowConversions(const OpenClContext& cl) : cl_(cl)
         bgr_to_luminance_ = create_kernel(program_, "bgr_to_luminance");
         grey_to_luminance_ = create_kernel(program_, "grey_to_luminance");
         grey_to_bmp_rows_ = create_kernel(program_, "grey_to_bmp_rows");
+        luminance_to_float_ = create_kernel(program_, "luminance_to_float");
+        float_to_8bit_ = create_kernel(program_, "float_to_8bit");
     });
 }
 
@@ -64,6 +66,46 @@ cl::Event RowConversions::to_bmp_rows(const cl::Buffer& image, std::size_t width
             grey_to_bmp_rows_, cl_.device, divide_round_up(stride, kPixelsPerItem), height);
         cl_.queue.enqueueNDRangeKernel(grey_to_bmp_rows_, cl::NullRange, launch.global,
                                        launch.local, nullptr, &event);
+    });
+    return event;
+}
+
+cl::Event RowConversions::to_float(const cl::Buffer& image, std::size_t width,
+                                   std::size_t height, std::size_t row_pitch,
+                                   const cl::Buffer& values, std::size_t float_pitch)
+{
+    check_kernel_can_address(cl_, float_pitch * height, float_pitch * height,
+                             "a float image of " + std::to_string(width) + "x" + std::to_string(height));
+    while_doing("setting luminance_to_float's arguments", [&] {
+        set_args(luminance_to_float_, image, static_cast<cl_int>(row_pitch),
+                 static_cast<cl_int>(width), static_cast<cl_int>(height), values,
+                 static_cast<cl_int>(float_pitch));
+    });
+    return launch_per_pixel(luminance_to_float_, float_pitch, height, "converting the luminance to floats");
+}
+
+cl::Event RowConversions::to_8bit(const cl::Buffer& values, std::size_t float_pitch,
+                                  std::size_t width, std::size_t height, const cl::Buffer& image,
+                                  std::size_t row_pitch)
+{
+    check_kernel_can_address(cl_, float_pitch * height, float_pitch * height,
+                             "a float image of " + std::to_string(width) + "x" + std::to_string(height));
+    while_doing("setting float_to_8bit's arguments", [&] {
+        set_args(float_to_8bit_, values, static_cast<cl_int>(float_pitch),
+                 static_cast<cl_int>(width), static_cast<cl_int>(height), image,
+                 static_cast<cl_int>(row_pitch));
+    });
+    return launch_per_pixel(float_to_8bit_, row_pitch, height, "converting the result to 8 bits");
+}
+
+cl::Event RowConversions::launch_per_pixel(cl::Kernel& kernel, std::size_t items_x,
+                                           std::size_t height, const std::string& what)
+{
+    cl::Event event;
+    while_doing(what, [&] {
+        const LaunchSize launch = launch_size_2d(kernel, cl_.device, items_x, height);
+        cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local, nullptr,
+                                       &event);
     });
     return event;
 }

@@ -23,12 +23,25 @@ public:
     cl::Event to_bmp_rows(const cl::Buffer& image, std::size_t width, std::size_t height,
                           std::size_t row_pitch, const cl::Buffer& rows);
 
+    // For float filters: a width x height 8-bit image (rows `row_pitch` bytes apart) to floats
+    // (rows `float_pitch` floats apart, padding 0), and a float result back to 8 bits as
+    // to_8bit (fir_reference.hpp) rounds it. Enqueued only: wait on the returned event.
+    cl::Event to_float(const cl::Buffer& image, std::size_t width, std::size_t height,
+                       std::size_t row_pitch, const cl::Buffer& values, std::size_t float_pitch);
+    cl::Event to_8bit(const cl::Buffer& values, std::size_t float_pitch, std::size_t width,
+                      std::size_t height, const cl::Buffer& image, std::size_t row_pitch);
+
 private:
+    cl::Event launch_per_pixel(cl::Kernel& kernel, std::size_t items_x, std::size_t height,
+                               const std::string& what);
+
     OpenClContext cl_;
     cl::Program program_;
     cl::Kernel bgr_to_luminance_;
     cl::Kernel grey_to_luminance_;
     cl::Kernel grey_to_bmp_rows_;
+    cl::Kernel luminance_to_float_;
+    cl::Kernel float_to_8bit_;
 };
 
 }  // namespace sdk

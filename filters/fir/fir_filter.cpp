@@ -50,38 +50,26 @@ void FirFilter::bind_arguments()
     // [Arguments]
 }
 
-void FirFilter::upload(const Image& luminance)
+void FirFilter::allocate(std::size_t width, std::size_t height)
 {
-    if (luminance.channels != 1)
-        throw std::invalid_argument("the FIR filter takes an 8-bit luminance image");
     // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.
     // Device rows are padded to 64 bytes, as Sobel's are, so that each work-item's float4 is an
     // aligned load; the padded rows are what the kernel indexes.
-    const std::size_t row_bytes = luminance.width * sizeof(cl_float);
+    const std::size_t row_bytes = width * sizeof(cl_float);
     const std::size_t row_pitch_bytes = pitch_for(row_bytes);
-    if (row_pitch_bytes / sizeof(cl_float) * luminance.height > static_cast<std::size_t>(INT_MAX))
-        throw std::runtime_error("image of " + std::to_string(luminance.width) + "x" +
-                                 std::to_string(luminance.height) +
+    if (row_pitch_bytes / sizeof(cl_float) * height > static_cast<std::size_t>(INT_MAX))
+        throw std::runtime_error("image of " + std::to_string(width) + "x" +
+                                 std::to_string(height) +
                                  " pixels is too large: the kernels address at most 2^31-1 pixels");
     row_pitch_bytes_ = row_pitch_bytes;
-    const std::size_t bytes = row_pitch_bytes_ * luminance.height;
+    const std::size_t bytes = row_pitch_bytes_ * height;
     check_fits_device(cl_, bytes,
-                      "an image of " + std::to_string(luminance.width) + "x" +
-                          std::to_string(luminance.height) + " floats");
-    width_ = luminance.width;
-    height_ = luminance.height;
-
-    // [Upload floats]
-    // Converted to float here, not on the device: the kernel then is the tutorial's float
-    // technique and nothing else, and its float input is what a chain of float filters passes
-    // between stages. The price is four bytes uploaded per pixel instead of one.
-    const std::vector<float> values(luminance.pixels.begin(), luminance.pixels.end());
-    // [Upload floats]
-
-    luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
+                      "an image of " + std::to_string(width) + "x" + std::to_string(height) +
+                          " floats");
+    width_ = width;
+    height_ = height;
+    luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the luminance");
     output_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the output");
-    upload_rows(cl_, memory_, luminance_, values.data(), row_bytes, height_, row_pitch_bytes_,
-                "the luminance");
 
     // [Work size]
     // One work-item per 4 outputs of a row; the last of each row may be a partial group.
@@ -90,6 +78,35 @@ void FirFilter::upload(const Image& luminance)
     // [Work size]
 
     bind_arguments();
+}
+
+void FirFilter::upload(const Image& luminance)
+{
+    if (luminance.channels != 1)
+        throw std::invalid_argument("the FIR filter takes an 8-bit luminance image");
+    allocate(luminance.width, luminance.height);
+
+    // [Upload floats]
+    // Converted to float here, not on the device: the kernel then is the tutorial's float
+    // technique and nothing else, and its float input is what a chain of float filters passes
+    // between stages. The price is four bytes uploaded per pixel instead of one (the sample
+    // instead uploads the file's bytes and converts on the device: app/device_io.hpp).
+    const std::vector<float> values(luminance.pixels.begin(), luminance.pixels.end());
+    // [Upload floats]
+    upload_rows(cl_, memory_, luminance_, values.data(), width_ * sizeof(cl_float), height_,
+                row_pitch_bytes_, "the luminance");
+}
+
+Image FirFilter::download_luminance()
+{
+    std::vector<float> values(pixel_count());
+    download_rows(cl_, memory_, luminance_, values.data(), width_ * sizeof(cl_float), height_,
+                  row_pitch_bytes_, "the luminance");
+    // The floats are the 8-bit values exactly (0..255 convert without rounding).
+    Image luminance{width_, height_, 1, std::vector<std::uint8_t>(values.size())};
+    for (std::size_t i = 0; i < values.size(); ++i)
+        luminance.pixels[i] = static_cast<std::uint8_t>(values[i]);
+    return luminance;
 }
 
 void FirFilter::fill_output(float value)

@@ -27,6 +27,14 @@ public:
     // Allocates device buffers for this image size and puts the luminance in as floats; returns
     // when the data is on the device.
     void upload(const Image& luminance);
+    // Or: allocate only, and fill luminance_buffer() another way (floats, rows float_pitch()
+    // apart), e.g. converted on the device from the file's rows; output_buffer() has the same
+    // layout. download_luminance() brings the luminance back as 8 bits, for --verify.
+    void allocate(std::size_t width, std::size_t height);
+    const cl::Buffer& luminance_buffer() const { return luminance_; }
+    const cl::Buffer& output_buffer() const { return output_; }
+    std::size_t float_pitch() const { return row_pitch_bytes_ / sizeof(cl_float); }
+    Image download_luminance();
     // Fills the output with `value` (tests poison it with NaN so that pixels a kernel skips show).
     void fill_output(float value);
     // One run of the kernel over the uploaded image; the event times it.

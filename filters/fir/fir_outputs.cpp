@@ -22,12 +22,15 @@ void write_fir_outputs(const std::filesystem::path& output,
                        const Image& luminance, const std::vector<float>& output_values)
 {
     write_bmp(output, Image{luminance.width, luminance.height, 1, to_8bit(output_values)});
-    if (raw_folder) {
-        const auto& folder = *raw_folder;
-        std::filesystem::create_directories(folder);
-        write_npy(folder / "output.npy", output_values, luminance.height, luminance.width);
-        write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
-    }
+    if (raw_folder) write_fir_raw(*raw_folder, luminance, output_values);
+}
+
+void write_fir_raw(const std::filesystem::path& folder, const Image& luminance,
+                   const std::vector<float>& output_values)
+{
+    std::filesystem::create_directories(folder);
+    write_npy(folder / "output.npy", output_values, luminance.height, luminance.width);
+    write_npy(folder / "luminance.npy", luminance.pixels, luminance.height, luminance.width);
 }
 
 double verify_fir(std::ostream& out, const Image& luminance, const FirCoefficients& coefficients,

@@ -18,6 +18,10 @@ void write_fir_outputs(const std::filesystem::path& output,
                        const std::optional<std::filesystem::path>& raw_folder,
                        const Image& luminance, const std::vector<float>& output_values);
 
+// The --save-raw files alone: output.npy (the exact floats) and luminance.npy in `folder`.
+void write_fir_raw(const std::filesystem::path& folder, const Image& luminance,
+                   const std::vector<float>& output_values);
+
 // Compares the float output with the double-precision C++ reference: prints a line when every
 // pixel is within fir_tolerance, throws std::runtime_error("verification failed: ...") when not.
 // Returns the reference's own run time in ms (single thread), for the CPU comparison.

@@ -1,15 +1,18 @@
 // A 3x3 FIR filter in floating point, the Arm Mali SDK tutorial's: each work-item computes 4
 // outputs along a row with float4 vectors, one aligned load and two neighbours per input row.
 // Any weights (--coefficients, --divisor) run on the one built kernel, which is in fir_float.cl.
-#include "runtime/pipeline_timer.hpp"
 #include "app/cli.hpp"
+#include "app/device_io.hpp"
+#include "app/report.hpp"
+#include "app/sample_io.hpp"
 #include "filters/fir/fir_filter.hpp"
 #include "filters/fir/fir_outputs.hpp"
-#include "app/sample_io.hpp"
-#include "app/report.hpp"
+#include "runtime/pipeline_timer.hpp"
 
 #include <iostream>
+#include <memory>
 #include <string>
+#include <utility>
 
 int main(int argc, char** argv)
 {
@@ -36,52 +39,85 @@ int main(int argc, char** argv)
                       << ", more than 1: outputs may pass 255 and saturate in "
                       << options.output.string() << "\n";
 
-        // 2. Reserve the files the run writes (all are put in place together at the end, or none),
-        //    then read the image and turn it into the 8-bit luminance the filter works on.
+        // 2. Reserve the files the run writes (all are put in place together at the end, or none)
+        //    and open the image: its header gives its size.
         sdk::OutputSet outputs =
             sdk::reserve_outputs(options, sdk::fir_output_paths(options.output, options.save_raw));
         sdk::PipelineTimer pipeline;
-        const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);
-        const std::uint64_t pixels = luminance.pixels.size();
+        const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
+                                                     0, [&] { return sdk::open_image(options.input); });
+        const std::size_t width = image.width();
+        const std::size_t height = image.height();
+        const std::uint64_t pixels = std::uint64_t{width} * height;
 
         // 3. Pick the device and how images reach it, and build the kernel for the border
-        //    mode; the weights are kernel arguments, not part of the build.
-        const sdk::OpenClContext cl = sdk::make_context(options.device);
+        //    mode (the weights are kernel arguments, not part of the build) and the conversions.
+        const cl::Device device =
+            pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
+        const sdk::OpenClContext cl =
+            pipeline.time("create context", 0, [&] { return sdk::make_context(device); });
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
-        sdk::FirFilter fir(cl, options.border, coefficients, memory.mode);
-        log << "Device: " << cl.device_name() << "\nImage: " << luminance.width << "x"
-            << luminance.height << ", border " << sdk::border_name(options.border)
-            << ", coefficients " << coefficients.to_string() << "\nMemory: "
-            << sdk::memory_mode_name(memory.mode) << ", because " << memory.reason << "\n";
+        auto [fir, conversions] = pipeline.time("build kernels", 0, [&] {
+            return std::make_pair(
+                std::make_unique<sdk::FirFilter>(cl, options.border, coefficients, memory.mode),
+                std::make_unique<sdk::RowConversions>(cl));
+        });
+        sdk::print_setup(log, cl, sdk::Image{width, height, 1, {}},
+                         "border " + sdk::border_name(options.border) + ", coefficients " +
+                             coefficients.to_string(),
+                         memory);
 
-        // 4. Upload (as floats), run once and read the float output back, each step timed.
-        const std::string how = memory.mode == sdk::MemoryMode::map ? " (map)" : " (copy)";
-        pipeline.time("upload floats" + how, 4 * pixels, [&] { fir.upload(luminance); });
+        // 4. The floats the kernel reads, made on the device: the file's rows go there as they
+        //    are stored (one byte per pixel or three, not four), become the 8-bit luminance and
+        //    then floats. The 8-bit images live on the device only.
+        fir->allocate(width, height);
+        const cl::Buffer luminance_bytes = sdk::create_image_buffer(
+            cl, sdk::MemoryMode::copy, CL_MEM_READ_WRITE, pixels, "the 8-bit luminance");
+        sdk::load_luminance_on_device(image, cl, memory.mode, *conversions, luminance_bytes, width,
+                                      pipeline);
+        pipeline.time("kernel luminance to float", pixels + 4 * pixels, [&] {
+            conversions->to_float(luminance_bytes, width, height, width, fir->luminance_buffer(),
+                                  fir->float_pitch()).wait();
+        });
+
+        // 5. The filter, then output.bmp: the floats rounded to 8 bits on the device, laid out
+        //    as the file's rows and written as they come back.
         cl::Event kernel;
-        pipeline.time("kernel fir_float", fir.bytes_moved(), [&] {
-            kernel = fir.run();
+        pipeline.time("kernel fir_float", fir->bytes_moved(), [&] {
+            kernel = fir->run();
             kernel.wait();
         });
-        const std::vector<float> output =
-            pipeline.time("download floats" + how, 4 * pixels, [&] { return fir.download(); });
+        const cl::Buffer result_bytes = sdk::create_image_buffer(
+            cl, sdk::MemoryMode::copy, CL_MEM_READ_WRITE, pixels, "the 8-bit result");
+        pipeline.time("kernel float to 8 bits", 4 * pixels + pixels, [&] {
+            conversions->to_8bit(fir->output_buffer(), fir->float_pitch(), width, height,
+                                 result_bytes, width).wait();
+        });
+        sdk::write_bmp_from_device(options.output, result_bytes, width, height, width, cl,
+                                   memory.mode, *conversions, pipeline);
         const sdk::EventTimes kernel_times = sdk::event_times(kernel);
         sdk::print_event_times(log, kernel_times);
         pipeline.print(log);
 
-        // 5. With -n, time repeated runs: one run includes first-launch costs a loop does not.
+        // 6. With -n, time repeated runs: one run includes first-launch costs a loop does not.
         if (options.iterations > 0) {
-            const auto ms = sdk::time_kernel(options.iterations, [&] { return fir.run(); });
-            sdk::print_kernel_statistics(log, options.iterations, ms, fir.bytes_moved());
+            const auto ms = sdk::time_kernel(options.iterations, [&] { return fir->run(); });
+            sdk::print_kernel_statistics(log, options.iterations, ms, fir->bytes_moved());
         }
 
-        // 6. Write output.bmp, rounded and clamped to 8 bits, and with --save-raw the exact
-        //    floats; check them against the C++ reference, which also times the "C code
-        //    running on a CPU" the seeds compare with; then put every file in place together.
-        sdk::write_fir_outputs(options.output, options.save_raw, luminance, output);
-        if (options.verify) {
-            const double reference_ms =
-                sdk::verify_fir(log, luminance, coefficients, options.border, output);
-            sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
+        // 7. What needs the host's copies, only when asked: the exact floats with --save-raw,
+        //    and the check against the C++ reference, which also times the "C code running on
+        //    a CPU" the seeds compare with. Then every file is put in place together.
+        if (options.save_raw || options.verify) {
+            const sdk::Image luminance = fir->download_luminance();
+            const std::vector<float> output = fir->download();
+            if (options.save_raw) sdk::write_fir_raw(*options.save_raw, luminance, output);
+            if (options.verify) {
+                const double reference_ms =
+                    sdk::verify_fir(log, luminance, coefficients, options.border, output);
+                sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(),
+                                          reference_ms);
+            }
         }
         outputs.commit();
         log << "Wrote " << options.output.string() << "\n";

@@ -4,12 +4,14 @@
 // size, with poisoned outputs so that a byte a kernel leaves unwritten shows.
 #include "filters/convert/convert_reference.hpp"
 #include "filters/convert/row_conversions.hpp"
+#include "filters/fir/fir_reference.hpp"
 #include "imageio/bmp.hpp"
 #include "runtime/transfers.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -128,6 +130,60 @@ TEST(ToLuminance, RefusesRowsThatNeedDecoding)
     layout.width = layout.height = layout.stride = 4;
     const cl::Buffer buffer = device_copy(std::vector<std::uint8_t>(64));
     EXPECT_THROW(conversions().to_luminance(buffer, layout, buffer, 64), std::invalid_argument);
+}
+
+// 8 bits to floats: each value exactly, the padding past the width 0, every pitch byte written.
+TEST(ToFloat, EqualsThePixelsWithZeroPadding)
+{
+    std::uint32_t seed = 200;
+    for (const auto& size : test::awkward_sizes()) {
+        const Image grey = test::random_grey_image(size.width, size.height, seed++);
+        const std::size_t float_pitch = size.width + 5;
+        const std::vector<float> poison(float_pitch * size.height, std::nanf(""));
+        const OpenClContext& cl = test_context();
+        cl::Buffer floats(cl.context, CL_MEM_READ_WRITE, poison.size() * sizeof(float));
+        cl.queue.enqueueWriteBuffer(floats, CL_TRUE, 0, poison.size() * sizeof(float), poison.data());
+
+        conversions().to_float(device_copy(grey.pixels), size.width, size.height, size.width,
+                               floats, float_pitch).wait();
+
+        std::vector<float> values(poison.size());
+        cl.queue.enqueueReadBuffer(floats, CL_TRUE, 0, values.size() * sizeof(float), values.data());
+        for (std::size_t y = 0; y < size.height; ++y)
+            for (std::size_t x = 0; x < float_pitch; ++x) {
+                const float expected = x < size.width ? grey.pixels[y * size.width + x] : 0.0f;
+                ASSERT_EQ(values[y * float_pitch + x], expected)
+                    << test::size_name(size) << " at " << x << "," << y;
+            }
+    }
+}
+
+// Floats to 8 bits exactly as to_8bit rounds them on the host, the hard cases included: halves,
+// a value just below a half (where float's own v + 0.5f rounds up), out of range, NaN, infinities.
+TEST(To8Bit, EqualsTheHostRounding)
+{
+    std::vector<float> values = {0.0f, 0.5f, 1.5f, 2.5f, 0.49999997f, 254.49998f, 254.5f, 255.4f,
+                                 255.5f, 300.0f, -0.4f, -0.5f, -0.6f, -7.0f, 1e30f, -1e30f,
+                                 std::nanf(""), INFINITY, -INFINITY, 127.50001f, 8388607.5f};
+    std::mt19937 generator(7);
+    std::uniform_real_distribution<float> anywhere(-50.0f, 300.0f);
+    while (values.size() < 23 * 13) values.push_back(anywhere(generator));
+    const std::size_t width = 23, height = 13, row_pitch = 32;
+    const OpenClContext& cl = test_context();
+    cl::Buffer floats(cl.context, CL_MEM_READ_WRITE, values.size() * sizeof(float));
+    cl.queue.enqueueWriteBuffer(floats, CL_TRUE, 0, values.size() * sizeof(float), values.data());
+    const cl::Buffer image = device_copy(std::vector<std::uint8_t>(row_pitch * height, kPoison));
+
+    conversions().to_8bit(floats, width, width, height, image, row_pitch).wait();
+
+    const std::vector<std::uint8_t> pixels = host_copy(image, row_pitch * height);
+    for (std::size_t y = 0; y < height; ++y)
+        for (std::size_t x = 0; x < row_pitch; ++x) {
+            const std::uint8_t expected =
+                x < width ? to_8bit(static_cast<double>(values[y * width + x])) : 0;
+            ASSERT_EQ(pixels[y * row_pitch + x], expected)
+                << "value " << (x < width ? values[y * width + x] : 0.0f) << " at " << x << "," << y;
+        }
 }
 
 }  // namespace
