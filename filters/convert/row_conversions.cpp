@@ -74,36 +74,34 @@ cl::Event RowConversions::to_float(const cl::Buffer& image, std::size_t width,
                                    std::size_t height, std::size_t row_pitch,
                                    const cl::Buffer& values, std::size_t float_pitch)
 {
-    check_kernel_can_address(cl_, float_pitch * height, float_pitch * height,
-                             "a float image of " + std::to_string(width) + "x" + std::to_string(height));
-    while_doing("setting luminance_to_float's arguments", [&] {
-        set_args(luminance_to_float_, image, static_cast<cl_int>(row_pitch),
-                 static_cast<cl_int>(width), static_cast<cl_int>(height), values,
-                 static_cast<cl_int>(float_pitch));
-    });
-    return launch_per_pixel(luminance_to_float_, float_pitch, height, "converting the luminance to floats");
+    return convert_each_pixel(luminance_to_float_, image, row_pitch, width, height, values,
+                              float_pitch, float_pitch, "converting the luminance to floats");
 }
 
 cl::Event RowConversions::to_8bit(const cl::Buffer& values, std::size_t float_pitch,
                                   std::size_t width, std::size_t height, const cl::Buffer& image,
                                   std::size_t row_pitch)
 {
-    check_kernel_can_address(cl_, float_pitch * height, float_pitch * height,
-                             "a float image of " + std::to_string(width) + "x" + std::to_string(height));
-    while_doing("setting float_to_8bit's arguments", [&] {
-        set_args(float_to_8bit_, values, static_cast<cl_int>(float_pitch),
-                 static_cast<cl_int>(width), static_cast<cl_int>(height), image,
-                 static_cast<cl_int>(row_pitch));
-    });
-    return launch_per_pixel(float_to_8bit_, row_pitch, height, "converting the result to 8 bits");
+    return convert_each_pixel(float_to_8bit_, values, float_pitch, width, height, image,
+                              row_pitch, float_pitch, "converting the result to 8 bits");
 }
 
-cl::Event RowConversions::launch_per_pixel(cl::Kernel& kernel, std::size_t items_x,
-                                           std::size_t height, const std::string& what)
+cl::Event RowConversions::convert_each_pixel(cl::Kernel& kernel, const cl::Buffer& source,
+                                             std::size_t source_pitch, std::size_t width,
+                                             std::size_t height, const cl::Buffer& destination,
+                                             std::size_t destination_pitch,
+                                             std::size_t float_pitch, const std::string& what)
 {
+    // The float image is the larger: every index into it must fit a 32-bit int.
+    check_kernel_can_address(cl_, float_pitch * height, 4 * float_pitch * height,
+                             "a float image of " + std::to_string(width) + "x" +
+                                 std::to_string(height));
     cl::Event event;
     while_doing(what, [&] {
-        const LaunchSize launch = launch_size_2d(kernel, cl_.device, items_x, height);
+        set_args(kernel, source, static_cast<cl_int>(source_pitch), static_cast<cl_int>(width),
+                 static_cast<cl_int>(height), destination, static_cast<cl_int>(destination_pitch));
+        // One work-item per destination element, its row padding included.
+        const LaunchSize launch = launch_size_2d(kernel, cl_.device, destination_pitch, height);
         cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local, nullptr,
                                        &event);
     });

@@ -4,6 +4,7 @@
 #include "runtime/opencl.hpp"
 
 #include <cstddef>
+#include <string>
 
 namespace sdk {
 
@@ -32,8 +33,12 @@ public:
                       std::size_t height, const cl::Buffer& image, std::size_t row_pitch);
 
 private:
-    cl::Event launch_per_pixel(cl::Kernel& kernel, std::size_t items_x, std::size_t height,
-                               const std::string& what);
+    // luminance_to_float and float_to_8bit: (source, its pitch, width, height, destination,
+    // its pitch), pitches in elements.
+    cl::Event convert_each_pixel(cl::Kernel& kernel, const cl::Buffer& source,
+                                 std::size_t source_pitch, std::size_t width, std::size_t height,
+                                 const cl::Buffer& destination, std::size_t destination_pitch,
+                                 std::size_t float_pitch, const std::string& what);
 
     OpenClContext cl_;
     cl::Program program_;
