@@ -1,57 +1,41 @@
 #include "app/device_io.hpp"
 
 #include "imageio/file_io.hpp"
+#include "imageio/jpeg.hpp"
 #include "imageio/luminance.hpp"
+#include "imageio/png.hpp"
 
 #include <string>
 
 namespace sdk {
-
-namespace {
-// Every BMP header, masks and palette included, ends within this many bytes.
-constexpr std::size_t kHeaderBytes = 2048;
-}  // namespace
 
 OpenedImage open_image(const std::filesystem::path& input)
 {
     OpenedImage image;
     try {
         image.file = std::make_unique<InputFile>(input);
-        std::vector<std::uint8_t> prefix(kHeaderBytes);
-        prefix.resize(image.file->read_prefix(prefix.data(), prefix.size()));
-        image.layout = describe_bmp(prefix.data(), prefix.size(), image.file->size(), input.string());
     } catch (const FileError& error) {
         throw ImageError(error.what());  // one exception type for "this image cannot be loaded"
     }
+    const ImageFormat format = detect_image_format(*image.file);
+    if (format == ImageFormat::bmp) {
+        image.layout = read_bmp_layout(*image.file);
+        return image;
+    }
+    const ImageHeader header = format == ImageFormat::png ? read_png_header(*image.file)
+                                                          : read_jpeg_header(*image.file);
+    image.layout.width = header.width;
+    image.layout.height = header.height;
+    image.layout.storage = BmpStorage::other;
     return image;
 }
 
 namespace {
-
-// What is read of the file: the pixel rows as stored, or the whole file where it needs decoding.
+// Where a BMP's pixel rows lie in the file.
 struct StoredRange {
     std::uint64_t offset;
     std::size_t bytes;
 };
-StoredRange stored_range(const OpenedImage& image)
-{
-    if (!image.device_convertible())
-        return {0, static_cast<std::size_t>(image.file->size())};
-    return {image.layout.pixel_offset,
-            static_cast<std::size_t>(image.layout.stride * image.layout.height)};
-}
-
-std::vector<std::uint8_t> read_stored(const InputFile& file, StoredRange range)
-{
-    std::vector<std::uint8_t> stored(range.bytes);
-    try {
-        file.read_at(range.offset, stored.data(), range.bytes);
-    } catch (const FileError& error) {
-        throw ImageError(error.what());
-    }
-    return stored;
-}
-
 }  // namespace
 
 void load_luminance_on_device(const OpenedImage& image, const OpenClContext& cl, MemoryMode mode,
@@ -60,19 +44,20 @@ void load_luminance_on_device(const OpenedImage& image, const OpenClContext& cl,
 {
     const std::string name = image.file->path().filename().string();
     const std::string how = " (" + memory_mode_name(mode) + ")";
-    const StoredRange range = stored_range(image);
     if (!image.device_convertible()) {
-        const std::vector<std::uint8_t> stored = pipeline.time(
-            "read " + name, range.bytes, [&] { return read_stored(*image.file, range); });
-        const Image decoded = pipeline.time("decode " + name + " on the host", stored.size(), [&] {
-            return to_luminance(decode_bmp(stored.data(), stored.size(), image.file->path().string()));
-        });
+        // The file is read in place as the decoder asks for it, so reading is part of decoding.
+        const Image decoded =
+            pipeline.time("read and decode " + name + " on the host", image.file->size(),
+                          [&] { return to_luminance(read_image(*image.file)); });
         pipeline.time("upload luminance" + how, decoded.pixels.size(), [&] {
             upload_rows(cl, mode, luminance, decoded.pixels.data(), decoded.width, decoded.height,
                         row_pitch, "the luminance");
         });
         return;
     }
+    // The pixel rows as stored, from the first to the last.
+    const StoredRange range{image.layout.pixel_offset,
+                            static_cast<std::size_t>(image.layout.stride * image.layout.height)};
     const cl::Buffer rows =
         create_image_buffer(cl, mode, CL_MEM_READ_ONLY, range.bytes, "the file's rows");
     // [File rows to the device]
@@ -90,12 +75,24 @@ void load_luminance_on_device(const OpenedImage& image, const OpenClContext& cl,
     // [File rows to the device]
 }
 
-void write_bmp_from_device(const std::filesystem::path& output, const cl::Buffer& image,
+void write_image_from_device(const std::filesystem::path& output, const cl::Buffer& image,
                            std::size_t width, std::size_t height, std::size_t row_pitch,
                            const OpenClContext& cl, MemoryMode mode, RowConversions& conversions,
                            PipelineTimer& pipeline)
 {
     const std::string name = output.filename().string();
+    if (is_png_path(output)) {
+        // PNG's compression runs on the host: the simplest correct way is the image as it is.
+        Image downloaded{width, height, 1, std::vector<std::uint8_t>(width * height)};
+        pipeline.time("download " + name + " (" + memory_mode_name(mode) + ")",
+                      downloaded.pixels.size(), [&] {
+                          download_rows(cl, mode, image, downloaded.pixels.data(), width, height,
+                                        row_pitch, "the rows of " + name);
+                      });
+        pipeline.time("compress and write " + name, downloaded.pixels.size(),
+                      [&] { write_image(output, downloaded); });
+        return;
+    }
     const std::vector<std::uint8_t> header = bmp_grey_header(width, height);
     const std::size_t bytes = bmp_grey_stride(width) * height;
     const cl::Buffer rows =

@@ -1,6 +1,6 @@
 #include "app/sample_io.hpp"
 
-#include "imageio/bmp.hpp"
+#include "imageio/image_file.hpp"
 #include "imageio/file_io.hpp"
 #include "imageio/luminance.hpp"
 
@@ -16,9 +16,9 @@ OutputSet reserve_outputs(const CommonOptions& options,
 
 Image load_luminance(const std::filesystem::path& input, PipelineTimer* pipeline)
 {
-    if (!pipeline) return to_luminance(read_bmp(input));
+    if (!pipeline) return to_luminance(read_image(input));
     const Image picture = pipeline->time("read " + input.filename().string(), 0,
-                                         [&] { return read_bmp(input); });
+                                         [&] { return read_image(input); });
     return pipeline->time("RGB to luminance", picture.pixels.size(),
                           [&] { return to_luminance(picture); });
 }

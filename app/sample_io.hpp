@@ -16,7 +16,8 @@ namespace sdk {
 OutputSet reserve_outputs(const CommonOptions& options,
                           const std::vector<std::filesystem::path>& outputs);
 
-// Reads the input BMP and converts it to 8-bit luminance (grey images pass through unchanged).
+// Reads the input image (BMP, PNG or JPEG, recognised by its first bytes: read_image) and
+// converts it to 8-bit luminance (grey images pass through unchanged).
 // With a `pipeline`, reading and converting are timed as its first two steps.
 Image load_luminance(const std::filesystem::path& input, PipelineTimer* pipeline = nullptr);
 

@@ -1,11 +1,15 @@
-// Writes the fuzzer's seed corpus: small valid BMP files in every layout decode_bmp supports,
-// built with the tests' independent writer (tests/imageio/bmp_builder.hpp) so the seeds do not share the
-// SDK encoder's assumptions. Each seed is decoded before it is written: a seed the reader rejects
-// would only waste the fuzzer's time on the error paths it reaches anyway.
+// Writes the fuzzer's seed corpus: small valid BMP files in every layout decode_bmp supports, PNG
+// files of every colour type, bit depth and interlacing, and JPEG files (grey, 4:4:4, 4:2:0,
+// baseline and progressive), built with the tests' independent writers (tests/imageio/
+// bmp_builder.hpp, codec_builders.hpp: libpng and libjpeg directly) so the seeds do not share
+// the SDK encoder's assumptions. Each seed is decoded before it is written: a seed the reader
+// rejects would only waste the fuzzer's time on the error paths it reaches anyway.
 // Usage: make_seed_corpus FOLDER (created if missing; existing files of the same name replaced).
 #include "imageio/bmp.hpp"
 #include "imageio/file_io.hpp"
+#include "imageio/image_file.hpp"
 #include "tests/imageio/bmp_builder.hpp"
+#include "tests/imageio/codec_builders.hpp"
 
 #include <array>
 #include <cstdint>
@@ -14,6 +18,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -133,6 +138,88 @@ std::string file_name(const Format& format, const Layout& layout)
            (layout.gap != 0 ? "-gap" + std::to_string(layout.gap) : "") + ".bmp";
 }
 
+// A seed of any format, kept only when the reader takes it with the shape it was made with.
+bool add_seed(const std::filesystem::path& folder, const std::string& name,
+              const std::vector<std::uint8_t>& bytes, std::size_t width, std::size_t height,
+              int channels)
+{
+    const sdk::Image image = sdk::decode_image(bytes.data(), bytes.size(), name);
+    if (image.width != width || image.height != height || image.channels != channels) {
+        std::cerr << "make_seed_corpus: " << name << " decodes to the wrong shape\n";
+        return false;
+    }
+    sdk::write_file_atomically(folder / name, bytes.data(), bytes.size());
+    return true;
+}
+
+// PNG seeds: every colour type at every depth it allows, plain and interlaced, 7x5 pixels.
+bool add_png_seeds(const std::filesystem::path& folder, std::size_t& written)
+{
+    const std::pair<int, std::vector<int>> kinds[] = {
+        {PNG_COLOR_TYPE_GRAY, {1, 2, 4, 8, 16}}, {PNG_COLOR_TYPE_GRAY_ALPHA, {8, 16}},
+        {PNG_COLOR_TYPE_RGB, {8, 16}},           {PNG_COLOR_TYPE_RGB_ALPHA, {8, 16}},
+        {PNG_COLOR_TYPE_PALETTE, {1, 2, 4, 8}}};
+    std::mt19937 engine(7);
+    for (const auto& [colour_type, depths] : kinds) {
+        for (const int depth : depths) {
+            for (const bool interlaced : {false, true}) {
+                codectest::PngSpec spec;
+                spec.width = 7;
+                spec.height = 5;
+                spec.colour_type = colour_type;
+                spec.bit_depth = depth;
+                spec.interlaced = interlaced;
+                const std::size_t count = 7 * 5 * codectest::stored_channels(colour_type);
+                for (std::size_t i = 0; i < count; ++i)
+                    spec.samples.push_back(static_cast<std::uint16_t>(engine() % (1u << depth)));
+                if (colour_type == PNG_COLOR_TYPE_PALETTE)
+                    for (int i = 0; i < (1 << depth); ++i)
+                        spec.palette.push_back({static_cast<png_byte>(engine()),
+                                                static_cast<png_byte>(engine()),
+                                                static_cast<png_byte>(engine())});
+                const bool grey = (colour_type & PNG_COLOR_MASK_COLOR) == 0;
+                const std::string name = "png-type" + std::to_string(colour_type) + "-" +
+                                         std::to_string(depth) + "bit" +
+                                         (interlaced ? "-interlaced" : "") + ".png";
+                if (!add_seed(folder, name, codectest::build_png(spec), 7, 5, grey ? 1 : 3))
+                    return false;
+                ++written;
+            }
+        }
+    }
+    return true;
+}
+
+// JPEG seeds: grey, 4:4:4 and 4:2:0 colour, baseline and progressive, 19x11 pixels (partial
+// blocks and MCUs).
+bool add_jpeg_seeds(const std::filesystem::path& folder, std::size_t& written)
+{
+    struct Kind {
+        const char* name;
+        int components;
+        bool subsampled;
+    };
+    const Kind kinds[] = {{"grey", 1, false}, {"444", 3, false}, {"420", 3, true}};
+    for (const Kind& kind : kinds) {
+        for (const bool progressive : {false, true}) {
+            codectest::JpegSpec spec;
+            spec.width = 19;
+            spec.height = 11;
+            spec.components = kind.components;
+            spec.subsampled = kind.subsampled;
+            spec.progressive = progressive;
+            for (int i = 0; i < 19 * 11 * kind.components; ++i)
+                spec.pixels.push_back(static_cast<std::uint8_t>(i * 7));
+            const std::string name = std::string("jpeg-") + kind.name +
+                                     (progressive ? "-progressive" : "") + ".jpg";
+            if (!add_seed(folder, name, codectest::build_jpeg(spec), 19, 11, kind.components))
+                return false;
+            ++written;
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -162,6 +249,7 @@ int main(int argc, char** argv)
                 ++written;
             }
         }
+        if (!add_png_seeds(folder, written) || !add_jpeg_seeds(folder, written)) return 1;
         std::cout << "make_seed_corpus: wrote " << written << " seeds to " << folder.string()
                   << "\n";
     } catch (const std::exception& error) {

@@ -1,6 +1,6 @@
 // Replays saved inputs through the fuzz target without libFuzzer, so that every crash found once
 // (fuzz/regressions/) is rerun by the ordinary test suite with any compiler.
-// Usage: fuzz_bmp_replay FOLDER_OR_FILE...; exit 0 when every input passes, 2 on a usage error.
+// Usage: fuzz_image_replay FOLDER_OR_FILE...; exit 0 when every input passes, 2 on a usage error.
 // A failing input aborts the process (as under libFuzzer); the line printed before names it.
 #include "imageio/file_io.hpp"
 
@@ -50,7 +50,7 @@ void replay(const std::filesystem::path& file)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        std::cerr << "usage: fuzz_bmp_replay FOLDER_OR_FILE...\n";
+        std::cerr << "usage: fuzz_image_replay FOLDER_OR_FILE...\n";
         return 2;
     }
     std::size_t count = 0;
@@ -59,7 +59,7 @@ int main(int argc, char** argv)
             const std::filesystem::path path = argv[i];
             if (!std::filesystem::exists(path)) {
                 // A misspelt folder must not pass as "nothing to replay".
-                std::cerr << "fuzz_bmp_replay: '" << path.string() << "' does not exist\n";
+                std::cerr << "fuzz_image_replay: '" << path.string() << "' does not exist\n";
                 return 2;
             }
             for (const auto& file : inputs_in(path)) {
@@ -68,9 +68,9 @@ int main(int argc, char** argv)
             }
         }
     } catch (const std::exception& error) {
-        std::cerr << "fuzz_bmp_replay: " << error.what() << "\n";
+        std::cerr << "fuzz_image_replay: " << error.what() << "\n";
         return 1;
     }
-    std::cout << "fuzz_bmp_replay: " << count << " inputs passed\n";
+    std::cout << "fuzz_image_replay: " << count << " inputs passed\n";
     return 0;
 }

@@ -25,11 +25,6 @@ constexpr std::uint32_t kBiBitfields = 3;
 constexpr std::uint32_t kBiJpeg = 4;
 constexpr std::uint32_t kBiPng = 5;
 
-// Limits that keep a hostile header from making us allocate gigabytes; far beyond any image an
-// image filter sample needs.
-constexpr std::uint64_t kMaxSide = 65536;
-constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 28;
-
 // Every header, masks and palette included, ends within this many bytes of the file's start.
 constexpr std::size_t kHeaderPrefixBytes = 2048;
 
@@ -180,10 +175,7 @@ private:
         top_down_ = height < 0;
         width_ = static_cast<std::uint64_t>(width);
         height_ = static_cast<std::uint64_t>(height < 0 ? -height : height);
-        if (width_ > kMaxSide || height_ > kMaxSide || width_ * height_ > kMaxPixels) {
-            fail("image too large: " + std::to_string(width_) + "x" + std::to_string(height_) +
-                 " (limit 65536 per side and 2^28 pixels)");
-        }
+        check_image_limits(width_, height_, name_);
     }
 
     void check_compression() const
@@ -433,8 +425,7 @@ void check_encodable(const Image& image)
         throw std::invalid_argument("encode_bmp: empty image (" + shape + ")");
     }
     // The decoder's limits, so that whatever is written can be read back.
-    if (image.width > kMaxSide || image.height > kMaxSide ||
-        std::uint64_t{image.width} * image.height > kMaxPixels) {
+    if (!within_image_limits(image.width, image.height)) {
         throw std::invalid_argument("encode_bmp: image too large (" + shape + ")");
     }
     const std::uint64_t expected =
@@ -464,24 +455,41 @@ BmpLayout describe_bmp(const std::uint8_t* prefix, std::size_t prefix_size,
         .layout();
 }
 
-Image read_bmp(const std::filesystem::path& path)
+BmpLayout read_bmp_layout(const InputFile& file)
 {
-    std::vector<std::uint8_t> bytes;
+    std::vector<std::uint8_t> prefix(kHeaderPrefixBytes);
     try {
-        // Only a regular file, and only once its header has been checked against its real size:
-        // /dev/zero, a FIFO or a header declaring gigabytes costs nothing before it is refused.
-        const InputFile file(path);
-        std::vector<std::uint8_t> prefix(kHeaderPrefixBytes);
         prefix.resize(file.read_prefix(prefix.data(), prefix.size()));
-        const BmpLayout layout = describe_bmp(prefix.data(), prefix.size(), file.size(), path.string());
-        // Up to the end of the pixel rows the header declares: whatever follows is never read.
-        bytes.resize(static_cast<std::size_t>(layout.pixel_offset + layout.stride * layout.height));
+    } catch (const FileError& error) {
+        throw ImageError(error.what());  // one exception type for "this image cannot be loaded"
+    }
+    return describe_bmp(prefix.data(), prefix.size(), file.size(), file.path().string());
+}
+
+Image read_bmp(const InputFile& file)
+{
+    // Only once its header has been checked against its real size: a header declaring gigabytes
+    // costs nothing before it is refused.
+    const BmpLayout layout = read_bmp_layout(file);
+    // Up to the end of the pixel rows the header declares: whatever follows is never read.
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(layout.pixel_offset + layout.stride * layout.height));
+    try {
         file.read_at(0, bytes.data(), bytes.size());
     } catch (const FileError& error) {
-        // Callers handle one exception type for "this image cannot be loaded".
         throw ImageError(error.what());
     }
-    return decode_bmp(bytes.data(), bytes.size(), path.string());
+    return decode_bmp(bytes.data(), bytes.size(), file.path().string());
+}
+
+Image read_bmp(const std::filesystem::path& path)
+{
+    try {
+        // Only a regular file: /dev/zero or a FIFO is refused before anything is read.
+        const InputFile file(path);
+        return read_bmp(file);
+    } catch (const FileError& error) {
+        throw ImageError(error.what());
+    }
 }
 
 namespace {
@@ -538,8 +546,7 @@ std::size_t bmp_grey_stride(std::size_t width)
 
 std::vector<std::uint8_t> bmp_grey_header(std::size_t width, std::size_t height)
 {
-    if (width == 0 || height == 0 || width > kMaxSide || height > kMaxSide ||
-        std::uint64_t{width} * height > kMaxPixels)
+    if (width == 0 || height == 0 || !within_image_limits(width, height))
         throw std::invalid_argument("bmp_grey_header: no BMP of " + std::to_string(width) + "x" +
                                     std::to_string(height) + " pixels");
     return encode_bmp_headers(width, height, true);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "imageio/image.hpp"
+#include "imageio/input_file.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -38,7 +39,13 @@ struct BmpLayout {
 BmpLayout describe_bmp(const std::uint8_t* prefix, std::size_t prefix_size,
                        std::uint64_t file_size, const std::string& name);
 
-// Reads and decodes a BMP file; an unreadable file is reported as ImageError too.
+// Reads a BMP file's headers (the first 2 KiB, nothing more) and checks them with describe_bmp
+// against the file's real size. Throws ImageError naming the file, for a read error too.
+BmpLayout read_bmp_layout(const InputFile& file);
+
+// Reads and decodes a BMP file, reading only up to the end of the pixel rows its header
+// declares; an unreadable file is reported as ImageError too.
+Image read_bmp(const InputFile& file);
 Image read_bmp(const std::filesystem::path& path);
 
 // Encodes a 1-channel image as 8 bit with a grey palette and a 3-channel image as 24 bit,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the BMP reader (sdk::decode_bmp) with libFuzzer for a bounded time; exits non-zero on a
-# crash and prints the crash file's name (copy it into fuzz/regressions/, where the test suite
-# replays it, then fix the bug).
+# Fuzzes the image readers (sdk::decode_image: BMP, PNG, JPEG) with libFuzzer for a bounded time;
+# exits non-zero on a crash and prints the crash file's name (copy it into fuzz/regressions/,
+# where the test suite replays it, then fix the bug). One run of FUZZ_SECONDS covers all three
+# formats: the seeds hold each, and decode_image picks the reader by the first bytes.
 # Needs clang with libFuzzer's runtime; on Debian 12 the packages `clang` (clang 14) and
 # `libclang-rt-14-dev` (libclang_rt.fuzzer-x86_64.a, only a recommendation of clang-14, so absent
 # with --no-install-recommends). Installed below when missing, with the SDK's own packages.
@@ -20,7 +21,7 @@ cmake --build "$build" -j "$(nproc)" > /dev/null
 
 # Saved crashes first: a quick check that no known bug has come back. The replay names each
 # input before running it, so the log's last line is the one that failed.
-if ! "$build/fuzz_bmp_replay" "$root/fuzz/regressions" > "$build/replay.log"; then
+if ! "$build/fuzz_image_replay" "$root/fuzz/regressions" > "$build/replay.log"; then
   echo "fuzz.sh: a saved regression fails again: $(tail -n 1 "$build/replay.log")" >&2
   exit 1
 fi
@@ -29,9 +30,9 @@ rm -rf "$build/corpus/seed" "$build/artifacts"
 mkdir -p "$build/corpus/found" "$build/artifacts"
 "$build/make_seed_corpus" "$build/corpus/seed"
 
-echo "fuzz.sh: fuzzing decode_bmp for $seconds s"
+echo "fuzz.sh: fuzzing decode_image (BMP, PNG, JPEG) for $seconds s"
 status=0
-"$build/fuzz_bmp" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
+"$build/fuzz_image" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -timeout=10 \
   -print_final_stats=1 -artifact_prefix="$build/artifacts/" \
   "$build/corpus/found" "$build/corpus/seed" 2> "$build/fuzz.log" || status=$?
 grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|Done)" "$build/fuzz.log" || true
@@ -41,7 +42,7 @@ if (( status != 0 )); then
   shopt -s nullglob
   artifacts=("$build/artifacts/"*)
   for artifact in "${artifacts[@]}"; do
-    echo "fuzz.sh: crash: $artifact (reproduce: $build/fuzz_bmp_replay $artifact)" >&2
+    echo "fuzz.sh: crash: $artifact (reproduce: $build/fuzz_image_replay $artifact)" >&2
   done
   (( ${#artifacts[@]} > 0 )) || echo "fuzz.sh: fuzzer failed (status $status), no crash file" >&2
   exit 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the SDK needs, only those missing. Where there is no apt-get
-# (a board, a GPU box), bring the OpenCL loader, headers, CLI11 and GoogleTest yourself and point
-# CMAKE_PREFIX_PATH at them; set SDK_SKIP_APT=1 to skip this step.
+# (a board, a GPU box), bring the OpenCL loader, headers, CLI11, GoogleTest, libpng and libjpeg
+# yourself and point CMAKE_PREFIX_PATH at them; set SDK_SKIP_APT=1 to skip this step.
 set -euo pipefail
 
 packages=(
@@ -10,6 +10,7 @@ packages=(
   pocl-opencl-icd          # OpenCL on the CPU: the default device when there is no GPU
   oclgrind                 # simulates kernels and checks every memory access (tests)
   libcli11-dev googletest libgtest-dev
+  libpng-dev libjpeg62-turbo-dev   # reading PNG and JPEG photos, writing PNG (libpng, libjpeg-turbo)
   libbenchmark-dev         # Google Benchmark: bench (optional; CMake skips bench without it)
   "$@"
 )

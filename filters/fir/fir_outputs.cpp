@@ -1,7 +1,7 @@
 #include "filters/fir/fir_outputs.hpp"
 
 #include "filters/fir/fir_reference.hpp"
-#include "imageio/bmp.hpp"
+#include "imageio/image_file.hpp"
 #include "imageio/npy.hpp"
 
 #include <chrono>
@@ -21,7 +21,7 @@ void write_fir_outputs(const std::filesystem::path& output,
                        const std::optional<std::filesystem::path>& raw_folder,
                        const Image& luminance, const std::vector<float>& output_values)
 {
-    write_bmp(output, Image{luminance.width, luminance.height, 1, to_8bit(output_values)});
+    write_image(output, Image{luminance.width, luminance.height, 1, to_8bit(output_values)});
     if (raw_folder) write_fir_raw(*raw_folder, luminance, output_values);
 }
 

@@ -1,6 +1,6 @@
 #include "filters/morphology/morphology_outputs.hpp"
 
-#include "imageio/bmp.hpp"
+#include "imageio/image_file.hpp"
 #include "imageio/npy.hpp"
 
 #include <stdexcept>
@@ -21,7 +21,7 @@ void write_morphology_outputs(const std::filesystem::path& output,
                               const Image& luminance,
                               const MorphologyResult& result)
 {
-    write_bmp(output, Image{luminance.width, luminance.height, 1, result.output});
+    write_image(output, Image{luminance.width, luminance.height, 1, result.output});
     if (raw_folder) write_morphology_raw(*raw_folder, luminance, result);
 }
 

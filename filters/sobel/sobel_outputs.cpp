@@ -1,6 +1,6 @@
 #include "filters/sobel/sobel_outputs.hpp"
 
-#include "imageio/bmp.hpp"
+#include "imageio/image_file.hpp"
 #include "imageio/file_io.hpp"
 #include "imageio/npy.hpp"
 
@@ -47,8 +47,8 @@ std::vector<std::filesystem::path> sobel_output_paths(
 void write_gradient_images(const std::filesystem::path& output, std::size_t width,
                            std::size_t height, const SobelGradients& gradients)
 {
-    write_bmp(with_suffix(output, "-dX"), Image{width, height, 1, absolute_values(gradients.dx)});
-    write_bmp(with_suffix(output, "-dY"), Image{width, height, 1, absolute_values(gradients.dy)});
+    write_image(with_suffix(output, "-dX"), Image{width, height, 1, absolute_values(gradients.dx)});
+    write_image(with_suffix(output, "-dY"), Image{width, height, 1, absolute_values(gradients.dy)});
 }
 
 void write_sobel_raw(const std::filesystem::path& folder, const Image& luminance,

@@ -93,8 +93,8 @@ int main(int argc, char** argv)
             conversions->to_8bit(fir->output_buffer(), fir->float_pitch(), width, height,
                                  result_bytes, width).wait();
         });
-        sdk::write_bmp_from_device(options.output, result_bytes, width, height, width, cl,
-                                   memory.mode, *conversions, pipeline);
+        sdk::write_image_from_device(options.output, result_bytes, width, height, width, cl,
+                                     memory.mode, *conversions, pipeline);
         const sdk::EventTimes kernel_times = sdk::event_times(kernel);
         sdk::print_event_times(log, kernel_times);
         pipeline.print(log);

@@ -92,9 +92,9 @@ int main(int argc, char** argv)
         sdk::step_table(first_run).print(log);
 
         // 5. output.bmp: its rows laid out on the device and written as they come back.
-        sdk::write_bmp_from_device(options.output, morphology->output_buffer(), image.width(),
-                                   image.height(), image.width(), cl, memory.mode, *conversions,
-                                   pipeline);
+        sdk::write_image_from_device(options.output, morphology->output_buffer(), image.width(),
+                                     image.height(), image.width(), cl, memory.mode,
+                                     *conversions, pipeline);
         pipeline.print(log);
 
         // 6. With -n, the median of each step over N more runs (the first was the warm-up).

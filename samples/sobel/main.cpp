@@ -9,6 +9,7 @@
 #include "app/device_io.hpp"
 #include "app/report.hpp"
 #include "app/sample_io.hpp"
+#include "imageio/image_file.hpp"
 #include "filters/sobel/sobel_filter.hpp"
 #include "filters/sobel/sobel_outputs.hpp"
 #include "filters/sobel/sobel_tuning.hpp"
@@ -37,7 +38,7 @@ int main(int argc, char** argv)
         ->check(sdk::work_group_validator());
     bool save_gradients = false;
     app.add_flag("--save-gradients", save_gradients,
-                 "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp");
+                 "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
     bool host_conversions = false;
     app.add_flag("--host-conversions", host_conversions,
                  "decode the file, compute the luminance and the magnitude on the host, as the "
@@ -109,16 +110,17 @@ int main(int argc, char** argv)
         pipeline.time("kernel sobel_magnitude", 3 * pixels, [&] { sobel->run_magnitude().wait(); });
 
         // 6. output.bmp: its rows laid out on the device and written after its header, as they
-        //    come back (or, to compare, dX and dY downloaded and the magnitude found on the host).
+        //    come back; a .png output is downloaded as it is and compressed on the host (or, to
+        //    compare, dX and dY downloaded and the magnitude found on the host).
         if (host_conversions) {
             const auto gradients = pipeline.time("download dX, dY", 2 * pixels, [&] { return sobel->download(); });
             const auto magnitude = pipeline.time("magnitude on the host", 3 * pixels,
                                                  [&] { return sdk::gradient_magnitude(gradients); });
             pipeline.time("write " + options.output.filename().string(), pixels, [&] {
-                sdk::write_bmp(options.output, sdk::Image{image.width(), image.height(), 1, magnitude});
+                sdk::write_image(options.output, sdk::Image{image.width(), image.height(), 1, magnitude});
             });
         } else {
-            sdk::write_bmp_from_device(options.output, sobel->magnitude_buffer(), image.width(),
+            sdk::write_image_from_device(options.output, sobel->magnitude_buffer(), image.width(),
                                        image.height(), sobel->row_pitch(), cl, memory.mode,
                                        *conversions, pipeline);
         }

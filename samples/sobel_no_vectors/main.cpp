@@ -7,7 +7,7 @@
 #include "runtime/pipeline_timer.hpp"
 #include "app/sample_io.hpp"
 #include "app/report.hpp"
-#include "imageio/bmp.hpp"
+#include "imageio/image_file.hpp"
 
 #include <iostream>
 
@@ -18,7 +18,7 @@ int main(int argc, char** argv)
     sdk::add_common_options(app, options);
     bool save_gradients = false;
     app.add_flag("--save-gradients", save_gradients,
-                 "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp");
+                 "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
 
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
@@ -52,7 +52,7 @@ int main(int argc, char** argv)
 
         // 5. Write the images (and raw arrays), check them against the C++ reference, then put
         //    every file in place together.
-        sdk::write_bmp(options.output, sdk::Image{luminance.width, luminance.height, 1, magnitude});
+        sdk::write_image(options.output, sdk::Image{luminance.width, luminance.height, 1, magnitude});
         if (save_gradients)
             sdk::write_gradient_images(options.output, luminance.width, luminance.height, run.gradients);
         if (options.save_raw) sdk::write_sobel_raw(*options.save_raw, luminance, run.gradients, magnitude);

@@ -3,8 +3,11 @@
 // usage error), exactly one line on stderr naming the problem, no output file (not even a
 // temporary) left behind and the input untouched. A valid image checks the harness itself.
 #include "bmp_builder.hpp"
+#include "codec_builders.hpp"
 #include "imageio/bmp.hpp"
 #include "imageio/file_io.hpp"
+#include "imageio/image_file.hpp"
+#include "imageio/png.hpp"
 #include "runtime/program.hpp"
 
 #include <gtest/gtest.h>
@@ -347,6 +350,14 @@ void write_file_atomically_text(const fs::path& path, const std::string& text)
 
 class BadInput : public EndToEnd {
 };
+
+// A run that succeeded: exit status 0 and nothing on stderr.
+void expect_success(const Outcome& outcome)
+{
+    EXPECT_TRUE(outcome.exited && outcome.status == 0)
+        << outcome.how << "; stderr: " << outcome.err << "\nstdout: " << outcome.out;
+    EXPECT_EQ(outcome.err, "");
+}
 class GoodInput : public EndToEnd {
 };
 
@@ -364,9 +375,7 @@ TEST_F(GoodInput, ValidImageWritesItsOutputs)
         const Outcome outcome =
             run_program(program, {"-i", input.string(), "-o", (folder / "result.bmp").string()},
                         inputs_, logs_);
-        EXPECT_TRUE(outcome.exited && outcome.status == 0)
-            << outcome.how << "; stderr: " << outcome.err << "\nstdout: " << outcome.out;
-        EXPECT_EQ(outcome.err, "");
+        expect_success(outcome);
         EXPECT_TRUE(fs::exists(folder / "result.bmp"));
         // Every file written (sobel adds -dX and -dY) is a whole image of the input's size.
         for (const auto& entry : fs::directory_iterator(folder)) {
@@ -382,19 +391,59 @@ TEST_F(GoodInput, ValidImageWritesItsOutputs)
     }
 }
 
-// --- Files that are not there or are not BMP images. ---
+// Your own photo as it is: a PNG or JPEG in, a PNG out (chosen by the extension), every sample.
+TEST_F(GoodInput, PngAndJpegInPngOut)
+{
+    // The valid BMP's pixels, as an RGB PNG and as a 4:2:0 JPEG.
+    const std::vector<std::uint8_t> bmp = valid_bmp();
+    const sdk::Image picture = sdk::decode_bmp(bmp.data(), bmp.size(), "valid");
+    codectest::JpegSpec jpeg;
+    jpeg.width = 19;
+    jpeg.height = 7;
+    jpeg.subsampled = true;
+    jpeg.pixels = picture.pixels;
+    const fs::path inputs[] = {write_input("photo.png", sdk::encode_png(picture)),
+                               write_input("photo.jpg", codectest::build_jpeg(jpeg))};
+    for (const fs::path& program : samples_) {
+        for (const fs::path& input : inputs) {
+            const std::string name = program.filename().string();
+            SCOPED_TRACE(name + " " + input.filename().string());
+            const fs::path folder = outputs_ / (name + "-" + input.extension().string().substr(1));
+            fs::create_directory(folder);
+            std::vector<std::string> arguments{"-i", input.string(), "-o", (folder / "edges.png").string()};
+            if (name.rfind("sobel", 0) == 0) arguments.push_back("--save-gradients");
+            const Outcome outcome = run_program(program, arguments, inputs_, logs_);
+            expect_success(outcome);
+            ASSERT_TRUE(fs::exists(folder / "edges.png"));
+            // Every file written (the Sobel samples add -dX.png and -dY.png) is a whole grey PNG
+            // of the input's size.
+            for (const auto& entry : fs::directory_iterator(folder)) {
+                const std::string file = entry.path().filename().string();
+                EXPECT_NE(file.front(), '.') << "temporary left behind: " << file;
+                const std::vector<std::uint8_t> bytes = sdk::read_file(entry.path());
+                EXPECT_TRUE(sdk::has_png_signature(bytes.data(), bytes.size())) << file;
+                const sdk::Image image = sdk::read_image(entry.path());
+                EXPECT_EQ(image.width, 19u) << file;
+                EXPECT_EQ(image.height, 7u) << file;
+                EXPECT_EQ(image.channels, 1) << file;
+            }
+        }
+    }
+}
+
+// --- Files that are not there or are not BMP, PNG or JPEG images. ---
 
 TEST_F(BadInput, MissingFile)
 {
     expect_failure(reading(inputs_ / "missing.bmp"), kFailure, "No such file or directory");
 }
 
-TEST_F(BadInput, EmptyFile) { expect_rejected({}, "not a BMP file"); }
+TEST_F(BadInput, EmptyFile) { expect_rejected({}, "not a BMP, PNG or JPEG file"); }
 
 TEST_F(BadInput, TextFileNamedBmp)
 {
     const std::string text = "This is not an image.\nJust text with a .bmp name.\n";
-    expect_rejected(std::vector<std::uint8_t>(text.begin(), text.end()), "not a BMP file");
+    expect_rejected(std::vector<std::uint8_t>(text.begin(), text.end()), "not a BMP, PNG or JPEG file");
 }
 
 TEST_F(BadInput, InputIsAFolder)
@@ -404,6 +453,25 @@ TEST_F(BadInput, InputIsAFolder)
 }
 
 // --- Truncated files. ---
+
+TEST_F(BadInput, TruncatedPng)
+{
+    const std::vector<std::uint8_t> bmp = valid_bmp();
+    const std::vector<std::uint8_t> png = sdk::encode_png(sdk::decode_bmp(bmp.data(), bmp.size(), "valid"));
+    expect_failure(reading(write_input("photo.png", truncated(png, png.size() - 20))), kFailure,
+                   "photo.png: truncated");
+}
+
+TEST_F(BadInput, CmykJpeg)
+{
+    codectest::JpegSpec cmyk;
+    cmyk.width = 8;
+    cmyk.height = 8;
+    cmyk.components = 4;
+    cmyk.pixels.assign(8 * 8 * 4, 100);
+    expect_failure(reading(write_input("print.jpg", codectest::build_jpeg(cmyk))), kFailure,
+                   "CMYK JPEG is not supported");
+}
 
 TEST_F(BadInput, TruncatedFileHeader)
 {

@@ -1,4 +1,5 @@
 #include "imageio/file_io.hpp"
+#include "imageio_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,17 +20,9 @@ namespace {
 namespace fs = std::filesystem;
 using Bytes = std::vector<std::uint8_t>;
 
-// Each test works in a fresh private folder, removed afterwards.
-class FileIo : public ::testing::Test {
+// Each test works in a fresh private folder (folder_), removed afterwards.
+class FileIo : public decodetest::FolderTest {
 protected:
-    void SetUp() override
-    {
-        char folder_template[] = "/tmp/sdk-file-io-test-XXXXXX";
-        ASSERT_NE(mkdtemp(folder_template), nullptr);
-        folder_ = folder_template;
-    }
-    void TearDown() override { fs::remove_all(folder_); }
-
     std::vector<std::string> entries() const
     {
         std::vector<std::string> names;
@@ -44,8 +37,6 @@ protected:
     {
         std::ofstream(path, std::ios::binary) << text;
     }
-
-    fs::path folder_;
 };
 
 std::string message_of(const std::function<void()>& action)

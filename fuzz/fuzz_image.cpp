@@ -1,11 +1,14 @@
-// libFuzzer target for the BMP reader. Whatever the bytes, decode_bmp must either return a
-// consistent image or throw sdk::ImageError; every image it returns must go through the rest of
-// the samples' input path (luminance) and survive an encode/decode round trip unchanged.
-// Anything else (a sanitizer report, another exception escaping, a broken invariant) is a bug.
-// Built twice: with -fsanitize=fuzzer by fuzz/CMakeLists.txt, and with replay_main.cpp as the
-// plain fuzz_bmp_replay test that replays fuzz/regressions/ in the main build.
+// libFuzzer target for the image readers: BMP (our own decoder), PNG (libpng) and JPEG (libjpeg)
+// behind decode_image, which picks one by the first bytes. Whatever the bytes, it must either
+// return a consistent image or throw sdk::ImageError; every image it returns must go through the
+// rest of the samples' input path (luminance) and survive BMP and PNG encode/decode round trips
+// unchanged. Anything else (a sanitizer report, another exception escaping, a broken invariant)
+// is a bug. Built twice: with -fsanitize=fuzzer by fuzz/CMakeLists.txt, and with replay_main.cpp
+// as the plain fuzz_image_replay test that replays fuzz/regressions/ in the main build.
 #include "imageio/bmp.hpp"
+#include "imageio/image_file.hpp"
 #include "imageio/luminance.hpp"
+#include "imageio/png.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +23,7 @@ namespace {
 void require(bool holds, const char* invariant)
 {
     if (!holds) {
-        std::fprintf(stderr, "fuzz_bmp: invariant broken: %s\n", invariant);
+        std::fprintf(stderr, "fuzz_image: invariant broken: %s\n", invariant);
         std::abort();
     }
 }
@@ -40,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     sdk::Image image;
     try {
-        image = sdk::decode_bmp(data, size, "fuzz");
+        image = sdk::decode_image(data, size, "fuzz");
     } catch (const sdk::ImageError&) {
         return 0;  // rejected with the documented exception: the expected outcome for most inputs
     }
@@ -61,5 +64,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(again.width == image.width && again.height == image.height &&
                 again.channels == image.channels && again.pixels == image.pixels,
             "encode_bmp then decode_bmp gives the decoded image back");
+
+    // The same through the PNG writer, which -o edges.png uses.
+    const std::vector<std::uint8_t> png = sdk::encode_png(image);
+    const sdk::Image from_png = sdk::decode_png(png.data(), png.size(), "fuzz PNG round trip");
+    require(from_png.width == image.width && from_png.height == image.height &&
+                from_png.channels == image.channels && from_png.pixels == image.pixels,
+            "encode_png then decode_png gives the decoded image back");
     return 0;
 }
