@@ -161,6 +161,7 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
 std::string describe_measurement(const TuningResult& result)
 {
     const ContestResult& contest = result.contest;
+    if (contest.median_ms.empty()) return "Tuning: the choice came from the cache";
     std::string text = "Tuned for " + describe(result.size_class) + " on a " +
                        std::to_string(result.measured_size.width) + "x" +
                        std::to_string(result.measured_size.height) + " image: " +

@@ -66,7 +66,8 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
                                  std::size_t height, Tuning tuning = Tuning::use_cache);
 
 // What was measured, for the sample's log: the size class, image, candidates and rounds, the
-// time it took, and the winner's margin over the runner-up. One line.
+// time it took, and the winner's margin over the runner-up. One line. (For a choice from the
+// cache, only that it came from there.)
 std::string describe_measurement(const TuningResult& result);
 
 }  // namespace sdk

@@ -107,6 +107,7 @@ TEST(SobelTuning, MeasuresPerSizeClassThenAnswersFromTheCache)
 
     const TuningResult cached = choose_sobel_kernel(cl, Border::replicate, 256, 256);
     EXPECT_TRUE(cached.from_cache);  // same class: under 2^17 pixels
+    EXPECT_FALSE(describe_measurement(cached).empty());
     EXPECT_EQ(cached.choice.variant, measured.choice.variant);
     EXPECT_EQ(cached.choice.group_x, measured.choice.group_x);
     EXPECT_EQ(cached.choice.group_y, measured.choice.group_y);
