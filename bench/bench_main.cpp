@@ -128,6 +128,8 @@ public:
     virtual ~TimedKernel() = default;
     virtual double run_seconds() = 0;
     virtual std::uint64_t bytes_moved() const = 0;
+    // Shown in the benchmark's label (the JSON's "label"), e.g. what auto chose.
+    virtual std::string label() const { return {}; }
 };
 
 class SobelKernel final : public TimedKernel {
@@ -146,9 +148,12 @@ public:
     }
     double run_seconds() override { return device_seconds(sobel_.run()); }
     std::uint64_t bytes_moved() const override { return sobel_.bytes_moved(); }
+    std::string label() const override { return label_; }
+    void set_label(std::string label) { label_ = std::move(label); }
 
 private:
     SobelFilter sobel_;
+    std::string label_;
 };
 
 class FirKernel final : public TimedKernel {
@@ -224,6 +229,7 @@ void time_kernel(benchmark::State& state, Suite* suite, const Work& work, const 
             samples.add(seconds);
         }
         set_counters(state, samples, work.size.pixels(), kernel.bytes_moved(), copy);
+        if (const std::string label = kernel.label(); !label.empty()) state.SetLabel(label);
     });
 }
 
@@ -355,15 +361,31 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                             [variant](const OpenClContext& context, const Image& image) {
                                 return std::make_shared<SobelKernel>(context, variant, image);
                             });
-        // The fastest variant and work-group shape for this device, as --variant auto picks
-        // them (and caches them, like the sample). The fixed variants above run 32x8 groups.
+        // The fastest variant and work-group shape for this device and this size, as
+        // --variant auto picks them (and caches them, like the sample; set SDK_TUNING_CACHE to
+        // a fresh file to make it measure). The fixed variants above run 32x8 groups.
         register_kernel(suite, "sobel", "auto", size, sobel_needs,
-                        [](const OpenClContext& context, const Image& image) {
-                            const SobelChoice choice =
-                                choose_sobel_kernel(context, Border::replicate).choice;
-                            std::cerr << "kernel/sobel/auto: " << describe(choice) << '\n';
-                            return std::make_shared<SobelKernel>(context, choice, image);
+                        [size](const OpenClContext& context, const Image& image) {
+                            const SobelChoice choice = choose_sobel_kernel(
+                                context, Border::replicate, size.width, size.height).choice;
+                            std::cerr << "kernel/sobel/auto/" << size_name(size) << ": "
+                                      << describe(choice) << '\n';
+                            auto kernel = std::make_shared<SobelKernel>(context, choice, image);
+                            kernel->set_label(describe(choice));
+                            return kernel;
                         });
+        // Every candidate auto chooses from, so that its choice can be checked against the
+        // fastest of them in the same run (bench/plot.py's "auto against every candidate"
+        // table). Filter "sobel_choice", variant "16x4-packed@32x1".
+        for (const SobelChoice& candidate : sobel_candidates(true))
+            register_kernel(suite, "sobel_choice",
+                            variant_name(candidate.variant) + "@" +
+                                std::to_string(candidate.group_x) + "x" +
+                                std::to_string(candidate.group_y),
+                            size, sobel_needs,
+                            [candidate](const OpenClContext& context, const Image& image) {
+                                return std::make_shared<SobelKernel>(context, candidate, image);
+                            });
         register_kernel(suite, "fir", "fir_float", size, fir_needs,
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<FirKernel>(context, image);

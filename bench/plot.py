@@ -47,6 +47,7 @@ def load(path):
             "variant": parts[2] if len(parts) > 2 else "",
             "size": parts[3] if len(parts) > 3 else "",
             "error": entry.get("error_message") if entry.get("error_occurred") else None,
+            "label": entry.get("label"),
         }
         for key, counter in (("median_ms", "median_ms"), ("mpix", "Mpix/s"), ("gbps", "GB/s"),
                              ("fraction", "copy_fraction"), ("bytes", "bytes")):
@@ -119,6 +120,32 @@ def table_row(cells):
     return "| " + " | ".join(cells) + " |"
 
 
+def auto_table(rows):
+    """Sobel's auto (what --variant auto chose for each size, its label) against the fastest of
+    the candidates it chooses from (kernel/sobel_choice/VARIANT@WxH/SIZE), all in the same run."""
+    out = []
+    for size in sizes_of(rows):
+        auto = next((r for r in rows if r["kind"] == "kernel" and r["filter"] == "sobel" and
+                     r["variant"] == "auto" and r["size"] == size and not r["error"]), None)
+        candidates = [r for r in rows if r["filter"] == "sobel_choice" and r["size"] == size and
+                      not r["error"] and r["median_ms"]]
+        if not auto or not candidates:
+            continue
+        if not out:
+            out += ["", "| size | auto's choice | auto ms | fastest candidate | its ms | "
+                    "auto / fastest | auto's choice as a candidate, ms | candidates |",
+                    "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: |"]
+        best = min(candidates, key=lambda r: r["median_ms"])
+        choice = auto["label"] or "?"
+        same = next((r for r in candidates
+                     if r["variant"] == choice.replace(", work-group ", "@")), None)
+        out.append(table_row([
+            size, choice, number(auto["median_ms"]), best["variant"].replace("@", ", work-group "),
+            number(best["median_ms"]), f"{auto['median_ms'] / best['median_ms']:.2f}",
+            number(same["median_ms"]) if same else "–", str(len(candidates))]))
+    return out
+
+
 def markdown(context, records):
     rows = list(records.values())
     out = device_lines(context, records)
@@ -151,6 +178,7 @@ def markdown(context, records):
                 cells += [number(r["mpix"]), number(r["gbps"]), fraction_text(r["fraction"]),
                           number(pipeline_ms)]
                 out.append(table_row(cells))
+    out += auto_table(rows)
     startup = [r for r in rows if r["kind"] == "startup"]
     if startup:
         out += ["", "| start-up step | median ms |", "| --- | ---: |"]

@@ -1,16 +1,21 @@
 #include "filters/sobel/sobel_tuning.hpp"
 
-#include "imageio/file_io.hpp"
 #include "runtime/profiling.hpp"
 
-#include <cstdlib>
-#include <fstream>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <memory>
 #include <random>
-#include <sstream>
 
 namespace sdk {
 
 namespace {
+
+// The largest work-group a cached shape may ask for: no device we know runs more than 4096
+// work-items per group (PoCL's limit on the development VM is 4096, GPUs' 1024).
+constexpr std::uint64_t kMaxGroupItems = 4096;
 
 const std::vector<SobelVariant>& candidate_variants()
 {
@@ -19,9 +24,10 @@ const std::vector<SobelVariant>& candidate_variants()
     return variants;
 }
 
-// 32x1 is there for CPUs: PoCL runs a work-group's items in one loop, and one-row groups of 32
-// ran the packed kernel faster than 32x8 there. 32x4 is there for GPUs: on the H100 it ran the
-// packed kernel closer to copy bandwidth than 32x8 (docs/performance.md#sobel-choices).
+// 32x8 first: the filters' default, which a tie keeps. 32x1 and 128x1 are there for CPUs: PoCL
+// runs a work-group's items in one loop, and one-row groups ran the packed kernel faster than
+// 32x8 there. 32x4 is there for GPUs: on the H100 it ran the packed kernel closer to copy
+// bandwidth than 32x8 (docs/performance.md#sobel-choices).
 const std::vector<std::pair<std::size_t, std::size_t>>& candidate_groups()
 {
     static const std::vector<std::pair<std::size_t, std::size_t>> groups{
@@ -36,14 +42,21 @@ std::optional<SobelVariant> variant_named(const std::string& name)
     return std::nullopt;
 }
 
-// One line per device: key, tab, variant, tab, WxH. Tabs cannot occur in the key's parts'
-// separators we choose, and a line that does not parse is skipped.
-std::vector<std::string> read_lines(const std::filesystem::path& cache)
+// Random pixels: the kernels' speed does not depend on the content, and random bytes leave the
+// compiler and caches nothing to exploit.
+Image random_image(ImageSize size)
 {
-    std::vector<std::string> lines;
-    std::ifstream file(cache);
-    for (std::string line; std::getline(file, line);) lines.push_back(line);
-    return lines;
+    Image image{size.width, size.height, 1, std::vector<std::uint8_t>(size.width * size.height)};
+    std::mt19937 generator(1);
+    for (auto& pixel : image.pixels) pixel = static_cast<std::uint8_t>(generator());
+    return image;
+}
+
+std::string milliseconds(double ms)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, ms < 1 ? "%.3f ms" : "%.2f ms", ms);
+    return text;
 }
 
 }  // namespace
@@ -54,107 +67,116 @@ std::string describe(const SobelChoice& choice)
            std::to_string(choice.group_y);
 }
 
-std::filesystem::path tuning_cache_path()
+std::vector<SobelChoice> sobel_candidates(bool little_endian)
 {
-    if (const char* path = std::getenv("SDK_TUNING_CACHE")) return path;
-    std::filesystem::path folder;
-    if (const char* cache = std::getenv("XDG_CACHE_HOME"); cache && *cache)
-        folder = cache;
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        folder = std::filesystem::path(home) / ".cache";
-    else
-        return {};
-    return folder / "opencl-image-filters" / "tuning.txt";
+    std::vector<SobelChoice> candidates;
+    for (const auto variant : candidate_variants()) {
+        if (variant == SobelVariant::packed_16x4 && !little_endian) continue;
+        for (const auto& [x, y] : candidate_groups()) candidates.push_back({variant, x, y});
+    }
+    return candidates;
 }
 
-std::string tuning_key(const cl::Device& device)
+std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class)
 {
-    const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
-    std::string key = platform.getInfo<CL_PLATFORM_NAME>() + " | " +
-                      device.getInfo<CL_DEVICE_NAME>() + " | " +
-                      device.getInfo<CL_DRIVER_VERSION>();
-    for (auto& c : key)
-        if (c == '\t' || c == '\n' || c == '\0') c = ' ';
-    return key;
+    return "sobel | border " + border_name(border) + " | " + key_part(size_class) + " | " + device;
 }
 
 std::optional<SobelChoice> read_cached_choice(const std::filesystem::path& cache,
                                               const std::string& key)
 {
-    if (cache.empty()) return std::nullopt;
-    for (const auto& line : read_lines(cache)) {
-        std::istringstream fields(line);
-        std::string line_key, variant, group;
-        if (!std::getline(fields, line_key, '\t') || line_key != key) continue;
-        if (!std::getline(fields, variant, '\t') || !std::getline(fields, group)) continue;
-        const auto known = variant_named(variant);
-        unsigned x = 0, y = 0;
-        char separator = 0;
-        std::istringstream shape(group);
-        if (!known || !(shape >> x >> separator >> y) || separator != 'x' || x == 0 || y == 0 ||
-            x * y > 4096)
-            continue;
-        return SobelChoice{*known, x, y};
-    }
-    return std::nullopt;
+    // The value is "VARIANT<TAB>WxH".
+    const auto value = read_tuning_entry(cache, key);
+    if (!value) return std::nullopt;
+    const std::size_t tab = value->find('\t');
+    if (tab == std::string::npos) return std::nullopt;
+    const auto variant = variant_named(value->substr(0, tab));
+    const auto shape = parse_work_group_shape(value->substr(tab + 1), kMaxGroupItems);
+    if (!variant || !shape) return std::nullopt;
+    return SobelChoice{*variant, shape->first, shape->second};
 }
 
 bool write_cached_choice(const std::filesystem::path& cache, const std::string& key,
                          const SobelChoice& choice)
 {
-    if (cache.empty()) return false;
-    try {
-        std::string text;
-        for (const auto& line : read_lines(cache))
-            if (line.rfind(key + '\t', 0) != 0 && !line.empty()) text += line + '\n';
-        text += key + '\t' + variant_name(choice.variant) + '\t' + std::to_string(choice.group_x) +
-                'x' + std::to_string(choice.group_y) + '\n';
-        std::filesystem::create_directories(cache.parent_path());
-        write_file_atomically(cache, reinterpret_cast<const std::uint8_t*>(text.data()),
-                              text.size());
-        return true;
-    } catch (const std::exception&) {
-        return false;  // a cache we cannot write only costs a measurement next time
-    }
+    return write_tuning_entry(cache, key,
+                              variant_name(choice.variant) + '\t' +
+                                  std::to_string(choice.group_x) + 'x' +
+                                  std::to_string(choice.group_y));
 }
 
-TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border)
+TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::size_t width,
+                                 std::size_t height, Tuning tuning)
 {
+    TuningResult result;
+    result.size_class = size_class_of(width, height);
     const auto cache = tuning_cache_path();
-    const std::string key = tuning_key(cl.device);
-    if (const auto cached = read_cached_choice(cache, key)) return {*cached, true, 0.0};
-
-    // The kernel, not the launch, must dominate what is measured. On the H100 a 2048x1024 image
-    // runs so fast that the launch decided, and the tuner chose 16x1, well behind 16x4-packed on
-    // large images (docs/performance.md#sobel-choices). GPUs get 8192x4096; CPUs keep 2048x1024,
-    // which measures in well under a second on PoCL.
-    const bool gpu = (cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
-    const std::size_t width = gpu ? 8192 : 2048;
-    const std::size_t height = gpu ? 4096 : 1024;
-    Image image{width, height, 1, std::vector<std::uint8_t>(width * height)};
-    std::mt19937 generator(1);
-    for (auto& pixel : image.pixels) pixel = static_cast<std::uint8_t>(generator());
-
-    TuningResult best;
-    best.median_ms = -1;
-    const bool little_endian = cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>();
-    for (const auto variant : candidate_variants()) {
-        if (variant == SobelVariant::packed_16x4 && !little_endian) continue;
-        SobelFilter filter(cl, variant, border);
-        filter.upload(image);
-        for (const auto& [x, y] : candidate_groups()) {
-            filter.set_work_group(x, y);
-            const double ms = time_kernel(5, [&] { return filter.run(); }).median;
-            if (best.median_ms < 0 || ms < best.median_ms) {
-                // The kernel may shrink a shape the device cannot run; keep what really ran.
-                const auto& local = filter.launch_size().local;
-                best.choice = SobelChoice{variant, local[0], local[1]};
-                best.median_ms = ms;
-            }
+    const std::string key = sobel_tuning_key(device_key(cl.device), border, result.size_class);
+    if (tuning == Tuning::use_cache) {
+        if (const auto cached = read_cached_choice(cache, key)) {
+            result.choice = *cached;
+            result.from_cache = true;
+            return result;
         }
     }
-    write_cached_choice(cache, key, best.choice);
-    return best;
+
+    const auto start = std::chrono::steady_clock::now();
+    result.measured_size = representative_size(result.size_class);
+    const Image image = random_image(result.measured_size);
+    result.candidates = sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>());
+
+    // One filter per variant, each holding the image, so that the candidates can take turns
+    // without uploading again.
+    std::map<SobelVariant, std::unique_ptr<SobelFilter>> filters;
+    for (const auto& candidate : result.candidates) {
+        auto& filter = filters[candidate.variant];
+        if (filter) continue;
+        filter = std::make_unique<SobelFilter>(cl, candidate.variant, border);
+        filter->upload(image);
+    }
+
+    const ContestRules rules;
+    result.rounds = rules.rounds;
+    result.contest = choose_fastest(
+        result.candidates.size(),
+        [&](std::size_t i) {
+            SobelChoice& candidate = result.candidates[i];
+            SobelFilter& filter = *filters.at(candidate.variant);
+            filter.set_work_group(candidate.group_x, candidate.group_y);
+            const cl::Event event = filter.run();
+            event.wait();
+            // The kernel may shrink a shape the device cannot run; keep what really ran.
+            candidate.group_x = filter.launch_size().local[0];
+            candidate.group_y = filter.launch_size().local[1];
+            return event_times(event).run_ms;
+        },
+        rules);
+    result.choice = result.candidates[result.contest.winner];
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.cached = write_cached_choice(cache, key, result.choice);
+    return result;
+}
+
+std::string describe_measurement(const TuningResult& result)
+{
+    const ContestResult& contest = result.contest;
+    if (contest.median_ms.empty()) return "Tuning: the choice came from the cache";
+    std::string text = "Tuned for " + describe(result.size_class) + " on a " +
+                       std::to_string(result.measured_size.width) + "x" +
+                       std::to_string(result.measured_size.height) + " image: " +
+                       std::to_string(result.candidates.size()) + " candidates, " +
+                       std::to_string(result.rounds) + " rounds each, in " +
+                       std::to_string(static_cast<int>(result.seconds * 1000)) + " ms; ";
+    text += "the winner " + milliseconds(contest.median_ms[contest.winner]);
+    if (!contest.runner_up) return text + ", the only candidate";
+    const std::string runner_up = describe(result.candidates[*contest.runner_up]) + " (" +
+                                  milliseconds(contest.median_ms[*contest.runner_up]);
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100 * std::abs(contest.margin()));
+    if (contest.margin() >= 0) return text + ", " + percent + " ahead of " + runner_up + ")";
+    return text + ", tied with " + runner_up + ", " + percent +
+           " faster), which goes to the simpler";
 }
 
 }  // namespace sdk

@@ -1,7 +1,9 @@
 #pragma once
+#include "runtime/choose_fastest.hpp"
 #include "runtime/device.hpp"
 #include "filters/border.hpp"
 #include "filters/sobel/sobel_filter.hpp"
+#include "filters/tuning_cache.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -11,8 +13,10 @@
 namespace sdk {
 
 // Which Sobel kernel and work-group shape are fastest differs per device (the Adreno post's
-// question, "how many outputs per work-item?", has a different answer on every GPU). --variant
-// auto measures the candidates briefly and remembers the winner per device and driver.
+// question, "how many outputs per work-item?", has a different answer on every GPU) and per image
+// size (cache-resident or streaming from memory; enough work-items to fill a GPU or not).
+// --variant auto measures the candidates briefly on an image of the size class that will run,
+// and remembers the winner per device, driver, border mode and size class.
 struct SobelChoice {
     SobelVariant variant = SobelVariant::vector_16x1;
     std::size_t group_x = 32;
@@ -21,29 +25,49 @@ struct SobelChoice {
 
 std::string describe(const SobelChoice& choice);  // "16x4-packed, work-group 32x8"
 
-// The cache file: $SDK_TUNING_CACHE if set, else $XDG_CACHE_HOME/opencl-image-filters/tuning.txt,
-// else ~/.cache/opencl-image-filters/tuning.txt; empty when none of these can be named.
-std::filesystem::path tuning_cache_path();
+// Every variant with every candidate work-group shape, simplest first (16x1 < 16x4 < 16x4-packed,
+// and the default 32x8 before the other shapes of each), because a tie goes to the earliest.
+// The packed kernel is left out on a big-endian device, which it does not support.
+std::vector<SobelChoice> sobel_candidates(bool little_endian);
 
-// The key a device's choice is stored under: platform, device and driver version, so a driver
-// update measures again.
-std::string tuning_key(const cl::Device& device);
+// The cache line's key: the filter, border mode (edge tiles take a slower path, whose cost
+// depends on the mode), size class and device.
+std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class);
 
-// Reading ignores an unreadable or malformed cache (it is only a cache); writing replaces the
-// device's line atomically and reports failure by returning false, never by throwing.
+// The cached choice under `key`; nothing when the value does not parse (an unknown variant, a
+// work-group shape that is zero or over 4096 items).
 std::optional<SobelChoice> read_cached_choice(const std::filesystem::path& cache,
                                               const std::string& key);
 bool write_cached_choice(const std::filesystem::path& cache, const std::string& key,
                          const SobelChoice& choice);
 
-struct TuningResult {
-    SobelChoice choice;
-    bool from_cache = false;
-    double median_ms = 0;  // of the winner, when measured now
+enum class Tuning {
+    use_cache,  // the cached choice for the size class when there is one, else measure
+    retune,     // measure, and replace the cached choice
 };
 
-// The cached choice for this device, or a short measurement of every candidate on a synthetic
-// 2048x1024 image (median of 5 runs each), whose winner is then cached.
-TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border);
+struct TuningResult {
+    SobelChoice choice;
+    SizeClass size_class;
+    bool from_cache = false;
+    // When measured now:
+    ImageSize measured_size;                   // the class's representative image
+    std::vector<SobelChoice> candidates;       // as they ran (a device may shrink a shape)
+    ContestResult contest;                     // their medians, the winner and the runner-up
+    unsigned rounds = 0;
+    double seconds = 0;                        // the whole measurement, on the host's clock
+    bool cached = false;                       // the choice really was written to the cache
+};
+
+// The choice for an image of `width` x `height`: from the cache, or measured (every candidate
+// round-robin on a random image of the size class's representative size, median of 5 rounds,
+// a tie within 5% to the simpler) and then cached.
+TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::size_t width,
+                                 std::size_t height, Tuning tuning = Tuning::use_cache);
+
+// What was measured, for the sample's log: the size class, image, candidates and rounds, the
+// time it took, and the winner's margin over the runner-up. One line. (For a choice from the
+// cache, only that it came from there.)
+std::string describe_measurement(const TuningResult& result);
 
 }  // namespace sdk

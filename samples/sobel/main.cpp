@@ -36,6 +36,10 @@ int main(int argc, char** argv)
     app.add_option("--work-group", work_group,
                    "work-group shape WxH, e.g. 32x8 (default: 32x8, or the tuned one with auto)")
         ->check(sdk::work_group_validator());
+    bool retune = false;
+    app.add_flag("--retune", retune,
+                 "with auto: measure the candidates again for this image's size class and "
+                 "replace the cached choice");
     bool save_gradients = false;
     app.add_flag("--save-gradients", save_gradients,
                  "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
@@ -57,7 +61,8 @@ int main(int argc, char** argv)
                                                      0, [&] { return sdk::open_image(options.input); });
 
         // 2. Pick the device, how images reach it, and the kernel: the one asked for, or with
-        //    auto the fastest on this device (measured the first time, then cached).
+        //    auto the fastest on this device for images of this size (measured the first time
+        //    a size class is seen, or with --retune, then cached).
         const cl::Device device =
             pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
         const sdk::OpenClContext cl =
@@ -65,12 +70,18 @@ int main(int argc, char** argv)
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, device);
         sdk::SobelChoice choice;
         if (variant_name == "auto") {
-            const sdk::TuningResult tuned = sdk::choose_sobel_kernel(cl, options.border);
+            const sdk::TuningResult tuned = sdk::choose_sobel_kernel(
+                cl, options.border, image.width(), image.height(),
+                retune ? sdk::Tuning::retune : sdk::Tuning::use_cache);
             choice = tuned.choice;
-            log << "Variant auto: " << sdk::describe(choice)
-                << (tuned.from_cache ? " (from the tuning cache " : " (fastest of the candidates; cached in ")
+            if (!tuned.from_cache) log << sdk::describe_measurement(tuned) << "\n";
+            log << "Variant auto: " << sdk::describe(choice) << " for "
+                << sdk::describe(tuned.size_class)
+                << (tuned.from_cache ? " (from the tuning cache "
+                                     : tuned.cached ? " (cached in " : " (not cached: cannot write ")
                 << sdk::tuning_cache_path().string() << ")\n";
         } else {
+            if (retune) throw sdk::UsageError("--retune needs --variant auto");
             choice.variant = sdk::sobel_variant_named(variant_name);
         }
         if (!work_group.empty()) std::tie(choice.group_x, choice.group_y) = sdk::parse_work_group(work_group);

@@ -1,4 +1,6 @@
-// --variant auto: the tuning cache, and the measurement that fills it.
+// --variant auto: Sobel's candidates, its lines in the tuning cache, and the measurement that
+// fills them (tests/filters/test_tuning_cache.cpp tests the file itself, and
+// tests/runtime/test_choose_fastest.cpp the decision rule).
 #include "filters/sobel/sobel_tuning.hpp"
 #include "test_support.hpp"
 
@@ -6,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
 namespace sdk {
 namespace {
@@ -18,7 +21,41 @@ std::filesystem::path fresh_cache(const std::string& name)
     return folder / "sub" / "tuning.txt";  // the folder is created on write
 }
 
-TEST(SobelTuningCache, RoundTripsAndReplacesTheDevicesLine)
+TEST(SobelTuningCandidates, SimplestFirst)
+{
+    const auto candidates = sobel_candidates(true);
+    ASSERT_EQ(candidates.size(), 18u);
+    // A tie goes to the earliest: 16x1 with the default 32x8 groups comes first, and the
+    // variants in order of complexity.
+    EXPECT_EQ(candidates.front().variant, SobelVariant::vector_16x1);
+    EXPECT_EQ(candidates.front().group_x, 32u);
+    EXPECT_EQ(candidates.front().group_y, 8u);
+    EXPECT_EQ(candidates[6].variant, SobelVariant::vector_16x4);
+    EXPECT_EQ(candidates[6].group_x, 32u);
+    EXPECT_EQ(candidates[6].group_y, 8u);
+    EXPECT_EQ(candidates.back().variant, SobelVariant::packed_16x4);
+    std::set<std::string> distinct;
+    for (const auto& candidate : candidates) distinct.insert(describe(candidate));
+    EXPECT_EQ(distinct.size(), candidates.size());
+}
+
+TEST(SobelTuningCandidates, NoPackedKernelOnABigEndianDevice)
+{
+    const auto candidates = sobel_candidates(false);
+    EXPECT_EQ(candidates.size(), 12u);
+    for (const auto& candidate : candidates) EXPECT_NE(candidate.variant, SobelVariant::packed_16x4);
+}
+
+TEST(SobelTuningCache, KeysTellBordersSizeClassesAndDevicesApart)
+{
+    const std::string key = sobel_tuning_key("device A", Border::replicate, SizeClass{22});
+    EXPECT_EQ(key, "sobel | border replicate | pixels 2^22 | device A");
+    EXPECT_NE(key, sobel_tuning_key("device A", Border::reflect101, SizeClass{22}));
+    EXPECT_NE(key, sobel_tuning_key("device A", Border::replicate, SizeClass{21}));
+    EXPECT_NE(key, sobel_tuning_key("device B", Border::replicate, SizeClass{22}));
+}
+
+TEST(SobelTuningCache, RoundTripsAndReplacesTheKeysLine)
 {
     const auto cache = fresh_cache("roundtrip");
     EXPECT_FALSE(read_cached_choice(cache, "device A"));
@@ -33,57 +70,75 @@ TEST(SobelTuningCache, RoundTripsAndReplacesTheDevicesLine)
     const auto b = read_cached_choice(cache, "device B");
     ASSERT_TRUE(b);
     EXPECT_EQ(b->variant, SobelVariant::vector_16x1);
-    std::ifstream file(cache);
-    int lines = 0;
-    for (std::string line; std::getline(file, line);) ++lines;
-    EXPECT_EQ(lines, 2);
     std::filesystem::remove_all(cache.parent_path().parent_path());
 }
 
-TEST(SobelTuningCache, IgnoresMalformedLinesAndUnknownVariants)
+TEST(SobelTuningCache, IgnoresUnknownVariantsAndBadShapes)
 {
     const auto cache = fresh_cache("malformed");
     std::filesystem::create_directories(cache.parent_path());
-    std::ofstream(cache) << "garbage\n"
-                         << "device A\t16x9\t32x8\n"
-                         << "device A\t16x1\t0x8\n"
-                         << "device A\t16x1\t99999x99999\n"
-                         << "device A\t16x1\n";
-    EXPECT_FALSE(read_cached_choice(cache, "device A"));
-    EXPECT_FALSE(read_cached_choice(std::filesystem::path(), "device A"));
+    for (const char* value : {"16x9\t32x8", "no_vectors\t32x8", "16x1\t0x8", "16x1\t99999x99999",
+                              "16x1\t65536x65536", "16x1\t4294967296x4294967296", "16x1",
+                              "16x1\t32x8\textra", "16x1 32x8"}) {
+        std::ofstream(cache) << "device A\t" << value << "\n";
+        EXPECT_FALSE(read_cached_choice(cache, "device A")) << value;
+    }
+    std::ofstream(cache) << "device A\t16x4-packed\t64x64\n";
+    EXPECT_TRUE(read_cached_choice(cache, "device A"));  // 4096 items: the largest allowed
     std::filesystem::remove_all(cache.parent_path().parent_path());
 }
 
-TEST(SobelTuningCache, UnwritableCacheReportsFalse)
-{
-    EXPECT_FALSE(write_cached_choice("/proc/no-such-folder/tuning.txt", "device A", {}));
-    EXPECT_FALSE(write_cached_choice(std::filesystem::path(), "device A", {}));
-}
-
-TEST(SobelTuningCache, PathFollowsTheEnvironment)
-{
-    ::setenv("SDK_TUNING_CACHE", "/tmp/x/tuning.txt", 1);
-    EXPECT_EQ(tuning_cache_path(), "/tmp/x/tuning.txt");
-    ::unsetenv("SDK_TUNING_CACHE");
-    ::setenv("XDG_CACHE_HOME", "/tmp/cachehome", 1);
-    EXPECT_EQ(tuning_cache_path(), "/tmp/cachehome/opencl-image-filters/tuning.txt");
-    ::unsetenv("XDG_CACHE_HOME");
-}
-
-TEST(SobelTuning, MeasuresThenAnswersFromTheCache)
+TEST(SobelTuning, MeasuresPerSizeClassThenAnswersFromTheCache)
 {
     const auto cache = fresh_cache("measure");
     ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
-    const TuningResult measured = choose_sobel_kernel(test::test_context(), Border::replicate);
+    const OpenClContext& cl = test::test_context();
+
+    const TuningResult measured = choose_sobel_kernel(cl, Border::replicate, 200, 100);
     EXPECT_FALSE(measured.from_cache);
-    EXPECT_GT(measured.median_ms, 0.0);
+    EXPECT_TRUE(measured.cached);
+    EXPECT_EQ(measured.size_class.log2_pixels, kSmallestSizeClass);
+    EXPECT_EQ(measured.measured_size.width, representative_size(measured.size_class).width);
+    ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
+    EXPECT_GE(measured.candidates.size(), 12u);
+    EXPECT_GT(measured.contest.median_ms[measured.contest.winner], 0.0);
     EXPECT_NE(measured.choice.variant, SobelVariant::no_vectors);
-    const TuningResult cached = choose_sobel_kernel(test::test_context(), Border::replicate);
-    EXPECT_TRUE(cached.from_cache);
+    EXPECT_FALSE(describe_measurement(measured).empty());
+
+    const TuningResult cached = choose_sobel_kernel(cl, Border::replicate, 256, 256);
+    EXPECT_TRUE(cached.from_cache);  // same class: under 2^17 pixels
+    EXPECT_FALSE(describe_measurement(cached).empty());
     EXPECT_EQ(cached.choice.variant, measured.choice.variant);
     EXPECT_EQ(cached.choice.group_x, measured.choice.group_x);
+    EXPECT_EQ(cached.choice.group_y, measured.choice.group_y);
+
+    // Another border mode is another entry.
+    EXPECT_FALSE(choose_sobel_kernel(cl, Border::reflect101, 256, 256).from_cache);
+    EXPECT_TRUE(choose_sobel_kernel(cl, Border::reflect101, 256, 256).from_cache);
+
+    // --retune measures although the class is cached, and replaces the entry.
+    const TuningResult retuned =
+        choose_sobel_kernel(cl, Border::replicate, 256, 256, Tuning::retune);
+    EXPECT_FALSE(retuned.from_cache);
+    EXPECT_TRUE(retuned.cached);
+    const auto stored =
+        read_cached_choice(cache, sobel_tuning_key(device_key(cl.device), Border::replicate,
+                                                   retuned.size_class));
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(describe(*stored), describe(retuned.choice));
+
     ::unsetenv("SDK_TUNING_CACHE");
     std::filesystem::remove_all(cache.parent_path().parent_path());
+}
+
+TEST(SobelTuning, AnUnwritableCacheIsReportedAsNotCached)
+{
+    ::setenv("SDK_TUNING_CACHE", "/proc/no-such-folder/tuning.txt", 1);
+    const TuningResult measured =
+        choose_sobel_kernel(test::test_context(), Border::replicate, 64, 64);
+    EXPECT_FALSE(measured.from_cache);
+    EXPECT_FALSE(measured.cached);
+    ::unsetenv("SDK_TUNING_CACHE");
 }
 
 }  // namespace

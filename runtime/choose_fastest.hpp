@@ -1,0 +1,40 @@
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace sdk {
+
+// How a tuner decides which of several ways to run the same work is fastest, so that a noisy
+// moment cannot decide. The candidates are timed round-robin (candidate 0, 1, 2, ..., then again),
+// so a burst of load from another process lands on every candidate at most once per round
+// instead of on all the runs of one; each candidate's figure is the median of its rounds, which
+// one slow round cannot move.
+struct ContestRules {
+    unsigned rounds = 5;        // timed rounds, after one untimed warm-up round
+    double tie_margin = 0.05;   // within 5% of the fastest counts as a tie
+};
+
+struct ContestResult {
+    std::vector<double> median_ms;  // per candidate, in the order given
+    std::size_t winner = 0;
+    // The fastest of the others, to say by how much the winner won; none with one candidate.
+    std::optional<std::size_t> runner_up;
+    // How much longer the runner-up took than the winner: 0.12 is 12%. Negative when the winner
+    // is a simpler candidate that tied with a faster one (it is then at most tie_margin slower).
+    double margin() const;
+};
+
+// Candidates must be given simplest first: a tie goes to the earliest, so a difference the
+// measurement cannot resolve never buys complexity (a packed kernel, an unusual work-group).
+// `time_once(i)` runs candidate i once and returns its time in ms.
+ContestResult choose_fastest(std::size_t candidates,
+                             const std::function<double(std::size_t)>& time_once,
+                             const ContestRules& rules = {});
+
+// The decision alone, from each candidate's median: the earliest candidate within tie_margin of
+// the fastest wins.
+ContestResult decide(std::vector<double> median_ms, double tie_margin);
+
+}  // namespace sdk

@@ -1,0 +1,150 @@
+// The tuner's decision rule, with a fake timer: candidates' true times plus injected noise. No
+// timing assertions: the "times" are numbers the test makes up.
+#include "runtime/choose_fastest.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+namespace sdk {
+namespace {
+
+// A timer for candidates whose undisturbed times are `true_ms`, with a few percent of jitter.
+// Every call is numbered, so a test can put a burst of load on chosen calls.
+class FakeTimer {
+public:
+    explicit FakeTimer(std::vector<double> true_ms) : true_ms_(std::move(true_ms)) {}
+
+    // Calls first..first+count-1 (counted from 0, the warm-up round included) take `extra_ms`
+    // longer: another process busy on the same cores for a moment.
+    void add_noisy_moment(std::size_t first, std::size_t count, double extra_ms)
+    {
+        noisy_first_ = first;
+        noisy_count_ = count;
+        noisy_extra_ms_ = extra_ms;
+    }
+
+    double operator()(std::size_t candidate)
+    {
+        const std::size_t call = calls_.size();
+        calls_.push_back(candidate);
+        double ms = true_ms_.at(candidate) * jitter_(generator_);
+        if (call >= noisy_first_ && call < noisy_first_ + noisy_count_) ms += noisy_extra_ms_;
+        return ms;
+    }
+
+    const std::vector<std::size_t>& calls() const { return calls_; }
+
+private:
+    std::vector<double> true_ms_;
+    std::vector<std::size_t> calls_;
+    std::mt19937 generator_{7};
+    std::uniform_real_distribution<double> jitter_{0.99, 1.01};
+    std::size_t noisy_first_ = 0;
+    std::size_t noisy_count_ = 0;
+    double noisy_extra_ms_ = 0;
+};
+
+ContestResult run(FakeTimer& timer, std::size_t candidates, ContestRules rules = {})
+{
+    return choose_fastest(candidates, [&](std::size_t i) { return timer(i); }, rules);
+}
+
+void expect_places(const ContestResult& result, std::size_t winner, std::size_t runner_up)
+{
+    EXPECT_EQ(result.winner, winner);
+    ASSERT_TRUE(result.runner_up);
+    EXPECT_EQ(*result.runner_up, runner_up);
+}
+
+TEST(ChooseFastest, TimesTheCandidatesRoundRobinAfterAWarmUpRound)
+{
+    FakeTimer timer({1, 2, 3});
+    run(timer, 3, ContestRules{4, 0.05});
+    ASSERT_EQ(timer.calls().size(), 3u * 5);  // warm-up + 4 rounds
+    for (std::size_t call = 0; call < timer.calls().size(); ++call)
+        EXPECT_EQ(timer.calls()[call], call % 3) << "call " << call;
+}
+
+TEST(ChooseFastest, PicksTheFastest)
+{
+    FakeTimer timer({2.0, 1.0, 1.5});
+    const ContestResult result = run(timer, 3);
+    expect_places(result, 1, 2);
+    EXPECT_NEAR(result.margin(), 0.5, 0.05);
+    ASSERT_EQ(result.median_ms.size(), 3u);
+    EXPECT_NEAR(result.median_ms[0], 2.0, 0.03);
+}
+
+TEST(ChooseFastest, ANoisyMomentDoesNotDecide)
+{
+    // Candidate 1 is fastest. A burst of load covers calls 8-13: had the candidates been timed
+    // one after another (warm-up and 5 runs each), it would have covered all of candidate 1's
+    // runs and candidate 0 would have won. Round-robin spreads it over all three, at most two
+    // rounds of five each, and the median ignores those.
+    FakeTimer timer({1.0, 0.8, 1.2});
+    timer.add_noisy_moment(8, 6, 10.0);
+    EXPECT_EQ(run(timer, 3).winner, 1u);
+}
+
+TEST(ChooseFastest, OneWildRoundPerCandidateDoesNotDecide)
+{
+    // A slow and a lucky outlier per candidate: the median of 5 rounds keeps neither.
+    const std::vector<double> true_ms{1.0, 0.9, 1.1};
+    std::size_t call = 0;
+    const ContestResult result = choose_fastest(3, [&](std::size_t i) {
+        const std::size_t round = call++ / 3;
+        if (round == 1 + i) return true_ms[i] * 20;   // one very slow round each
+        if (round == 2 + i && i != 1) return 0.01;    // the others each get one impossibly fast one
+        return true_ms[i];
+    });
+    EXPECT_EQ(result.winner, 1u);
+}
+
+TEST(ChooseFastest, ATieGoesToTheSimplerCandidate)
+{
+    // Candidate 2 is 3% faster than candidate 0: within the 5% margin, so 0 (listed first, the
+    // simpler) wins, and the margin says it is behind.
+    FakeTimer timer({1.03, 1.5, 1.0});
+    const ContestResult result = run(timer, 3);
+    expect_places(result, 0, 2);
+    EXPECT_LT(result.margin(), 0.0);
+}
+
+TEST(Decide, TheEarliestWithinTheMarginWins)
+{
+    EXPECT_EQ(decide({1.04, 1.0}, 0.05).winner, 0u);
+    EXPECT_EQ(decide({1.06, 1.0}, 0.05).winner, 1u);
+    EXPECT_EQ(decide({1.06, 1.0}, 0.0).winner, 1u);
+    EXPECT_EQ(decide({1.0, 1.0}, 0.0).winner, 0u);  // an exact tie too
+    // The earliest of those within the margin, not the second fastest.
+    EXPECT_EQ(decide({3.0, 1.04, 1.02, 1.0}, 0.05).winner, 1u);
+}
+
+TEST(Decide, MarginOverTheRunnerUp)
+{
+    const ContestResult result = decide({1.0, 1.5, 1.2}, 0.05);
+    expect_places(result, 0, 2);
+    EXPECT_NEAR(result.margin(), 0.2, 1e-9);
+}
+
+TEST(Decide, OneCandidateHasNoRunnerUp)
+{
+    const ContestResult result = decide({2.0}, 0.05);
+    EXPECT_EQ(result.winner, 0u);
+    EXPECT_FALSE(result.runner_up);
+    EXPECT_EQ(result.margin(), 0.0);
+}
+
+TEST(Decide, RefusesNothingToChooseFrom)
+{
+    EXPECT_THROW(decide({}, 0.05), std::invalid_argument);
+    EXPECT_THROW(choose_fastest(0, [](std::size_t) { return 1.0; }), std::invalid_argument);
+    EXPECT_THROW(choose_fastest(2, [](std::size_t) { return 1.0; }, ContestRules{0, 0.05}),
+                 std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sdk
