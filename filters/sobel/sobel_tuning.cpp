@@ -179,4 +179,13 @@ std::string describe_measurement(const TuningResult& result)
            " faster), which goes to the simpler";
 }
 
+std::string describe_cache_use(const TuningResult& result)
+{
+    const std::string path = tuning_cache_path().string();
+    if (path.empty())
+        return "(not cached: no cache folder; set SDK_TUNING_CACHE, XDG_CACHE_HOME or HOME)";
+    if (result.from_cache) return "(from the tuning cache " + path + ")";
+    return (result.cached ? "(cached in " : "(not cached: cannot write ") + path + ")";
+}
+
 }  // namespace sdk

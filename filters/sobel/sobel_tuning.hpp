@@ -70,4 +70,8 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
 // cache, only that it came from there.)
 std::string describe_measurement(const TuningResult& result);
 
+// Where the choice came from or went: "(from the tuning cache PATH)", "(cached in PATH)",
+// "(not cached: cannot write PATH)", or, when no cache path can be named at all, how to name one.
+std::string describe_cache_use(const TuningResult& result);
+
 }  // namespace sdk

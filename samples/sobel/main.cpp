@@ -76,10 +76,7 @@ int main(int argc, char** argv)
             choice = tuned.choice;
             if (!tuned.from_cache) log << sdk::describe_measurement(tuned) << "\n";
             log << "Variant auto: " << sdk::describe(choice) << " for "
-                << sdk::describe(tuned.size_class)
-                << (tuned.from_cache ? " (from the tuning cache "
-                                     : tuned.cached ? " (cached in " : " (not cached: cannot write ")
-                << sdk::tuning_cache_path().string() << ")\n";
+                << sdk::describe(tuned.size_class) << " " << sdk::describe_cache_use(tuned) << "\n";
         } else {
             if (retune) throw sdk::UsageError("--retune needs --variant auto");
             choice.variant = sdk::sobel_variant_named(variant_name);

@@ -9,6 +9,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace sdk {
 namespace {
@@ -138,7 +141,24 @@ TEST(SobelTuning, AnUnwritableCacheIsReportedAsNotCached)
         choose_sobel_kernel(test::test_context(), Border::replicate, 64, 64);
     EXPECT_FALSE(measured.from_cache);
     EXPECT_FALSE(measured.cached);
+    EXPECT_EQ(describe_cache_use(measured),
+              "(not cached: cannot write /proc/no-such-folder/tuning.txt)");
     ::unsetenv("SDK_TUNING_CACHE");
+}
+
+// With nowhere to put a cache, the log says how to name one rather than print an empty path.
+TEST(SobelTuning, NoCacheFolderAtAllSaysHowToNameOne)
+{
+    std::vector<std::pair<std::string, std::string>> saved;
+    for (const char* name : {"SDK_TUNING_CACHE", "SDK_CACHE_DIR", "XDG_CACHE_HOME", "HOME"}) {
+        if (const char* value = std::getenv(name)) saved.emplace_back(name, value);
+        ::unsetenv(name);
+    }
+    const bool nameless = tuning_cache_path().empty();
+    const std::string text = describe_cache_use(TuningResult{});
+    for (const auto& [name, value] : saved) ::setenv(name.c_str(), value.c_str(), 1);
+    ASSERT_TRUE(nameless);
+    EXPECT_EQ(text, "(not cached: no cache folder; set SDK_TUNING_CACHE, XDG_CACHE_HOME or HOME)");
 }
 
 }  // namespace
