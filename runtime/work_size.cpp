@@ -4,14 +4,12 @@
 
 namespace sdk {
 
-namespace {
 std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& device)
 {
     return while_doing("querying the kernel's work-group size", [&] {
         return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
     });
 }
-}  // namespace
 
 // [Launch size 2d]
 LaunchSize launch_size_2d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items_x,

@@ -17,6 +17,9 @@ struct LaunchSize {
 };
 // [Launch size]
 
+// The most work-items a group of `kernel` may have on `device` (CL_KERNEL_WORK_GROUP_SIZE).
+std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& device);
+
 // `items_x` x `items_y` work-items in groups of up to `preferred_x` x `preferred_y`, shrunk to
 // what the kernel allows on the device (CL_KERNEL_WORK_GROUP_SIZE).
 LaunchSize launch_size_2d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items_x,

@@ -81,9 +81,7 @@ void SobelFilter::set_work_group(std::size_t x, std::size_t y)
 {
     // A shape the kernel cannot run is refused, not shrunk behind the user's back (the launch
     // would then differ from the one printed and timed).
-    const std::size_t limit = while_doing("querying the kernel's work-group size", [&] {
-        return kernel_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cl_.device);
-    });
+    const std::size_t limit = kernel_group_limit(kernel_, cl_.device);
     const auto item_limits = cl_.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     if (x == 0 || y == 0 || x * y > limit || x > item_limits.at(0) || y > item_limits.at(1))
         throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": the " +

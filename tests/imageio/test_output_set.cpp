@@ -1,5 +1,6 @@
 #include "imageio/file_io.hpp"
 #include "imageio/output_set.hpp"
+#include "imageio_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -25,17 +26,15 @@ using sdk::AtomicFile;
 using sdk::FileError;
 using sdk::OutputSet;
 
-class OutputSetTest : public ::testing::Test {
+// A fresh private folder per test (FolderTest), holding the run's input.
+class OutputSetTest : public decodetest::FolderTest {
 protected:
     void SetUp() override
     {
-        char folder_template[] = "/tmp/sdk-output-set-test-XXXXXX";
-        ASSERT_NE(mkdtemp(folder_template), nullptr);
-        folder_ = folder_template;
+        FolderTest::SetUp();
         input_ = folder_ / "input.bmp";
         put(input_, "input");
     }
-    void TearDown() override { fs::remove_all(folder_); }
 
     static void put(const fs::path& path, const std::string& text)
     {
@@ -62,7 +61,6 @@ protected:
         return names;
     }
 
-    fs::path folder_;
     fs::path input_;
 };
 
