@@ -1,7 +1,6 @@
 #include "filters/fir/fir_outputs.hpp"
 
 #include "filters/fir/fir_reference.hpp"
-#include "imageio/image_file.hpp"
 #include "imageio/npy.hpp"
 
 #include <chrono>
@@ -15,14 +14,6 @@ std::vector<std::filesystem::path> fir_output_paths(
 {
     if (!raw_folder) return {output};
     return {output, *raw_folder / "output.npy", *raw_folder / "luminance.npy"};
-}
-
-void write_fir_outputs(const std::filesystem::path& output,
-                       const std::optional<std::filesystem::path>& raw_folder,
-                       const Image& luminance, const std::vector<float>& output_values)
-{
-    write_image(output, Image{luminance.width, luminance.height, 1, to_8bit(output_values)});
-    if (raw_folder) write_fir_raw(*raw_folder, luminance, output_values);
 }
 
 void write_fir_raw(const std::filesystem::path& folder, const Image& luminance,

@@ -11,12 +11,10 @@
 namespace sdk {
 
 // The files a FIR run writes: output.bmp, the float output rounded and clamped to 8 bits
-// (to_8bit), and with --save-raw output.npy (the exact floats) and luminance.npy.
+// (to_8bit, done on the device by float_to_8bit), and with --save-raw output.npy (the exact
+// floats) and luminance.npy.
 std::vector<std::filesystem::path> fir_output_paths(
     const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder);
-void write_fir_outputs(const std::filesystem::path& output,
-                       const std::optional<std::filesystem::path>& raw_folder,
-                       const Image& luminance, const std::vector<float>& output_values);
 
 // The --save-raw files alone: output.npy (the exact floats) and luminance.npy in `folder`.
 void write_fir_raw(const std::filesystem::path& folder, const Image& luminance,

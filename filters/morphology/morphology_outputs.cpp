@@ -1,6 +1,5 @@
 #include "filters/morphology/morphology_outputs.hpp"
 
-#include "imageio/image_file.hpp"
 #include "imageio/npy.hpp"
 
 #include <stdexcept>
@@ -14,15 +13,6 @@ std::vector<std::filesystem::path> morphology_output_paths(
     if (!raw_folder) return {output};
     return {output, *raw_folder / "input.pbm", *raw_folder / "output.pbm",
             *raw_folder / "luminance.npy"};
-}
-
-void write_morphology_outputs(const std::filesystem::path& output,
-                              const std::optional<std::filesystem::path>& raw_folder,
-                              const Image& luminance,
-                              const MorphologyResult& result)
-{
-    write_image(output, Image{luminance.width, luminance.height, 1, result.output});
-    if (raw_folder) write_morphology_raw(*raw_folder, luminance, result);
 }
 
 void write_morphology_raw(const std::filesystem::path& folder, const Image& luminance,

@@ -22,10 +22,6 @@ struct MorphologyResult {
 // binarised input), output.pbm (the result), P4 with 1 = foreground, and luminance.npy.
 std::vector<std::filesystem::path> morphology_output_paths(
     const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder);
-void write_morphology_outputs(const std::filesystem::path& output,
-                              const std::optional<std::filesystem::path>& raw_folder,
-                              const Image& luminance,
-                              const MorphologyResult& result);
 
 // The --save-raw files alone: input.pbm, output.pbm and luminance.npy in `folder`.
 void write_morphology_raw(const std::filesystem::path& folder, const Image& luminance,

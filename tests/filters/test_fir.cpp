@@ -6,7 +6,6 @@
 #include "filters/fir/fir_filter.hpp"
 #include "filters/fir/fir_outputs.hpp"
 #include "filters/fir/fir_reference.hpp"
-#include "imageio/bmp.hpp"
 #include "imageio/file_io.hpp"
 #include "imageio/npy.hpp"
 #include "test_support.hpp"
@@ -305,22 +304,20 @@ TEST(FirOutputs, VerifyThrowsOnAChangedPixel)
     EXPECT_EQ(log.str(), "");
 }
 
-TEST(FirOutputs, WritesTheEightBitImageAndWithSaveRawTheFloats)
+TEST(FirOutputs, SaveRawWritesTheFloatsAndTheLuminance)
 {
     const auto folder = std::filesystem::temp_directory_path() /
                         ("sdk-fir-outputs-" + std::to_string(::getpid()));
     std::filesystem::remove_all(folder);
-    std::filesystem::create_directories(folder);
     const Image image = test::random_grey_image(13, 7, 7);
     const std::vector<float> output = to_float(fir_reference(image, {}, Border::reflect101));
 
-    write_fir_outputs(folder / "plain.bmp", std::nullopt, image, output);
-    EXPECT_EQ(read_bmp(folder / "plain.bmp").pixels, to_8bit(output));
-    EXPECT_FALSE(std::filesystem::exists(folder / "raw"));
-
-    write_fir_outputs(folder / "output.bmp", folder / "raw", image, output);
+    write_fir_raw(folder / "raw", image, output);
     EXPECT_EQ(read_file(folder / "raw" / "output.npy"), encode_npy(output, 7, 13));
     EXPECT_EQ(read_file(folder / "raw" / "luminance.npy"), encode_npy(image.pixels, 7, 13));
+    EXPECT_EQ(fir_output_paths(folder / "output.bmp", folder / "raw"),
+              (std::vector<std::filesystem::path>{folder / "output.bmp", folder / "raw" / "output.npy",
+                                                  folder / "raw" / "luminance.npy"}));
     std::filesystem::remove_all(folder);
 }
 
