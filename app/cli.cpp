@@ -54,6 +54,9 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
     app.add_option("-n,--iterations", options.iterations,
                    "time the kernel this many times after a warm-up; report median, min, max")
         ->check(CLI::Range(1u, 100000u));
+    app.add_option("--trace", options.trace,
+                   "write a timeline of the run, host steps and device commands, as Chrome "
+                   "trace JSON to this file (open it in ui.perfetto.dev)");
 }
 
 namespace {
@@ -110,6 +113,8 @@ int run_sample(CLI::App& app, int argc, char** argv, const CommonOptions& option
             list_devices(std::cout);
             return 0;
         }
+        // Contexts log their commands only when a trace will show them.
+        log_commands_of_new_contexts(options.trace.has_value());
         body();
         return 0;
     } catch (const UsageError& error) {

@@ -26,6 +26,7 @@ struct CommonOptions {
     bool verify = false;
     bool quiet = false;
     unsigned iterations = 0;                           // -n: timed repetitions after a warm-up
+    std::optional<std::filesystem::path> trace;        // timeline of the run (Chrome trace JSON)
 };
 
 // The bundled photograph, found next to the executable.

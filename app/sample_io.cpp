@@ -3,6 +3,7 @@
 #include "imageio/image_file.hpp"
 #include "imageio/file_io.hpp"
 #include "imageio/luminance.hpp"
+#include "runtime/trace.hpp"
 
 namespace sdk {
 
@@ -11,7 +12,19 @@ OutputSet reserve_outputs(const CommonOptions& options,
 {
     std::vector<std::filesystem::path> folders;
     if (options.save_raw) folders.push_back(*options.save_raw);
-    return OutputSet({options.input}, outputs, folders);
+    std::vector<std::filesystem::path> files = outputs;
+    if (options.trace) files.push_back(*options.trace);
+    return OutputSet({options.input}, files, folders);
+}
+
+void write_trace(const CommonOptions& options, const PipelineTimer& pipeline,
+                 const OpenClContext& cl)
+{
+    if (!options.trace) return;
+    const std::string json = run_trace_json(pipeline, cl);
+    AtomicFile file(*options.trace);
+    file.write(json.data(), json.size());
+    file.commit();
 }
 
 Image load_luminance(const std::filesystem::path& input, PipelineTimer* pipeline)

@@ -19,6 +19,11 @@ OutputSet reserve_outputs(const CommonOptions& options,
 // Reads the input image (BMP, PNG or JPEG, recognised by its first bytes: read_image) and
 // converts it to 8-bit luminance (grey images pass through unchanged).
 // With a `pipeline`, reading and converting are timed as its first two steps.
+// With --trace, writes the run's timeline (runtime/trace.hpp) to its reserved file: the host's
+// steps from `pipeline` and the commands `cl` logged. Called last, just before commit().
+void write_trace(const CommonOptions& options, const PipelineTimer& pipeline,
+                 const OpenClContext& cl);
+
 Image load_luminance(const std::filesystem::path& input, PipelineTimer* pipeline = nullptr);
 
 }  // namespace sdk

@@ -162,6 +162,11 @@ cl::Device select_device(const DeviceSelection& selection)
     });
 }
 
+void OpenClContext::record(const cl::Kernel& kernel, const cl::Event& event) const
+{
+    if (commands) commands->record(kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), event);
+}
+
 std::string OpenClContext::device_name() const { return device.getInfo<CL_DEVICE_NAME>(); }
 
 std::uint64_t OpenClContext::max_allocation_bytes() const
@@ -182,6 +187,10 @@ OpenClContext make_context(const cl::Device& device)
         cl.context = cl::Context(cl.device);
         cl.queue = cl::CommandQueue(cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE);
     });
+    if (logging_commands_of_new_contexts()) {
+        cl.commands = std::make_shared<CommandLog>();
+        cl.commands->calibrate(cl.device, cl.queue);
+    }
     return cl;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
+#include "runtime/command_log.hpp"
 #include "runtime/opencl.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -38,6 +40,16 @@ struct OpenClContext {
     cl::Device device;
     cl::Context context;
     cl::CommandQueue queue;
+    // Every command the run enqueues, for --trace; null (nothing recorded) without it. Shared by
+    // the copies of this context that the filters keep.
+    std::shared_ptr<CommandLog> commands;
+
+    // Hands a command's event to the log, if there is one: the code that enqueues calls these.
+    void record(const std::string& name, const cl::Event& event) const
+    {
+        if (commands) commands->record(name, event);
+    }
+    void record(const cl::Kernel& kernel, const cl::Event& event) const;  // named as the kernel
 
     std::string device_name() const;
     std::uint64_t max_allocation_bytes() const;

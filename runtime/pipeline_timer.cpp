@@ -7,7 +7,16 @@ namespace sdk {
 void PipelineTimer::add(const std::string& name, std::uint64_t bytes,
                         std::chrono::nanoseconds duration)
 {
-    steps_.push_back({name, bytes, static_cast<double>(duration.count()) / 1e6});
+    const auto end = std::chrono::steady_clock::now();
+    add(name, bytes, end - duration, end);
+}
+
+void PipelineTimer::add(const std::string& name, std::uint64_t bytes,
+                        std::chrono::steady_clock::time_point start,
+                        std::chrono::steady_clock::time_point end)
+{
+    const auto duration = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start);
+    steps_.push_back({name, bytes, static_cast<double>(duration.count()) / 1e6, start, end});
 }
 
 double PipelineTimer::total_ms() const

@@ -23,24 +23,34 @@ public:
             const std::string& name;
             std::uint64_t bytes;
             std::chrono::steady_clock::time_point start;
-            ~Record() { timer.add(name, bytes, std::chrono::steady_clock::now() - start); }
+            ~Record() { timer.add(name, bytes, start, std::chrono::steady_clock::now()); }
         } record{*this, name, bytes, start};
         return std::forward<Step>(step)();
     }
 
     void add(const std::string& name, std::uint64_t bytes, std::chrono::nanoseconds duration);
+    void add(const std::string& name, std::uint64_t bytes,
+             std::chrono::steady_clock::time_point start, std::chrono::steady_clock::time_point end);
     double total_ms() const;
     double step_ms(const std::string& name) const;  // 0 when no such step
     // step, ms, MB/s of the bytes it moves, share of the total; then the total.
     void print(std::ostream& out) const;
 
-private:
+    // The steps as timed, for the trace (--trace): when each began and ended on steady_clock.
     struct Step {
         std::string name;
         std::uint64_t bytes;
         double ms;
+        std::chrono::steady_clock::time_point start;
+        std::chrono::steady_clock::time_point end;
     };
+    const std::vector<Step>& steps() const { return steps_; }
+    // When the timer was made: the start of the run, time 0 of the trace.
+    std::chrono::steady_clock::time_point origin() const { return origin_; }
+
+private:
     std::vector<Step> steps_;
+    std::chrono::steady_clock::time_point origin_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace sdk

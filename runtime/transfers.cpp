@@ -72,6 +72,7 @@ public:
                                    return cl.queue.enqueueMapBuffer(buffer, CL_TRUE, flags, 0, bytes,
                                                                     nullptr, &transfer.start);
                                });
+        cl.record("map " + what, transfer.start);
     }
     // Unmapping hands the memory back to the device; waiting makes the data visible there before
     // the caller goes on, as an explicit write would.
@@ -79,6 +80,7 @@ public:
     {
         while_doing("unmapping the buffer for " + what_, [&] {
             cl_.queue.enqueueUnmapMemObject(buffer_, pointer_, nullptr, &transfer_.end);
+            cl_.record("unmap " + what_, transfer_.end);
             transfer_.end.wait();
         });
         pointer_ = nullptr;
@@ -205,6 +207,9 @@ Transfer through_pinned_chunks(
         else
             cl.queue.enqueueReadBuffer(buffer, CL_FALSE, offset, size, chunks.host[slot],
                                        nullptr, &in_flight[slot]);
+        cl.record((direction == Direction::upload ? "write " : "read ") + what + ", chunk " +
+                      std::to_string(offset / step + 1),
+                  in_flight[slot]);
         if (offset == 0) transfer.start = in_flight[slot];
         transfer.end = in_flight[slot];
     };
@@ -256,6 +261,7 @@ Transfer upload_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer&
     if (mode == MemoryMode::copy) {
         transfer.start = transfer.end =
             write_pitched(cl.queue, buffer, host, row_bytes, height, row_pitch, what);
+        cl.record("write " + what, transfer.end);
         transfer.end.wait();
         return transfer;
     }
@@ -284,6 +290,7 @@ Transfer download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffe
     if (mode == MemoryMode::copy) {
         transfer.start = transfer.end =
             read_pitched(cl.queue, buffer, host, row_bytes, height, row_pitch, what);
+        cl.record("read " + what, transfer.end);
         return transfer;
     }
     if (mode == MemoryMode::pinned) {

@@ -48,6 +48,7 @@ cl::Event RowConversions::to_luminance(const cl::Buffer& rows, const BmpLayout& 
             kernel, cl_.device, divide_round_up(row_pitch, kPixelsPerItem), layout.height);
         cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local, nullptr,
                                        &event);
+        cl_.record(kernel, event);
     });
     return event;
 }
@@ -66,6 +67,7 @@ cl::Event RowConversions::to_bmp_rows(const cl::Buffer& image, std::size_t width
             grey_to_bmp_rows_, cl_.device, divide_round_up(stride, kPixelsPerItem), height);
         cl_.queue.enqueueNDRangeKernel(grey_to_bmp_rows_, cl::NullRange, launch.global,
                                        launch.local, nullptr, &event);
+        cl_.record(grey_to_bmp_rows_, event);
     });
     return event;
 }
@@ -104,6 +106,7 @@ cl::Event RowConversions::convert_each_pixel(cl::Kernel& kernel, const cl::Buffe
         const LaunchSize launch = launch_size_2d(kernel, cl_.device, destination_pitch, height);
         cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local, nullptr,
                                        &event);
+        cl_.record(kernel, event);
     });
     return event;
 }

@@ -123,6 +123,7 @@ cl::Event FirFilter::run()
     while_doing("running kernel fir_float", [&] {
         cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch_.global, launch_.local,
                                        nullptr, &event);
+        cl_.record(kernel_, event);
     });
     return event;
 }

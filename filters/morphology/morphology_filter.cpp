@@ -162,6 +162,7 @@ cl::Event MorphologyFilter::launch(cl::Kernel& kernel, const std::string& what,
     while_doing("running kernel " + what, [&] {
         cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local,
                                        nullptr, &event);
+        cl_.record(kernel, event);
     });
     return event;
 }

@@ -153,6 +153,7 @@ cl::Event SobelFilter::run()
     while_doing(std::string("running kernel ") + kernel_name(variant_), [&] {
         cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch_.global, launch_.local,
                                        nullptr, &event);
+        cl_.record(kernel_, event);
     });
     return event;
 }
@@ -175,6 +176,7 @@ cl::Event SobelFilter::run_magnitude()
             launch_size_2d(magnitude_kernel_, cl_.device, divide_round_up(width_, 16), height_);
         cl_.queue.enqueueNDRangeKernel(magnitude_kernel_, cl::NullRange, launch.global,
                                        launch.local, nullptr, &event);
+        cl_.record(magnitude_kernel_, event);
     });
     return event;
 }

@@ -119,6 +119,7 @@ int main(int argc, char** argv)
                                           reference_ms);
             }
         }
+        sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
         log << "Wrote " << options.output.string() << "\n";
     });

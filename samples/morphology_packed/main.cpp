@@ -130,6 +130,7 @@ int main(int argc, char** argv)
                 sdk::verify_morphology(log, luminance, binarisation, operation, shape, roi,
                                        result.output);
         }
+        sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
         log << "Wrote " << options.output.string()
             << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";

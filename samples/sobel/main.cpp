@@ -157,6 +157,7 @@ int main(int argc, char** argv)
         }
 
         // 9. Every file complete: put them all in place together.
+        sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
         log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
     });

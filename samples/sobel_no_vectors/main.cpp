@@ -61,6 +61,7 @@ int main(int argc, char** argv)
                 sdk::verify_sobel(log, luminance, options.border, run.gradients, magnitude);
             sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
         }
+        sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
         log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
     });

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""--trace end to end: real runs of sobel and fir_float on the OpenCL device (PoCL in CI).
+
+The trace file must be valid JSON (Python's parser is strict: raw control characters or invalid
+UTF-8 fail it), hold the host steps the step table prints and the kernels the sample runs, no
+negative durations, and every device command inside the host step that waited for it, within
+the clock-matching error the trace states. A trace path that is the input, or in a folder that
+cannot be written, is refused before any work; a run that fails leaves no trace.
+
+Usage: test_trace.py BIN_DIR   (the folder of the sample executables)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BIN = None
+
+
+def run(sample, *args):
+    return subprocess.run([os.path.join(BIN, sample), *args], capture_output=True, timeout=300)
+
+
+def step_table_names(stdout):
+    """The step names of the "End to end" table, as printed."""
+    lines = stdout.decode("utf-8", errors="replace").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("End to end")) + 2
+    names = []
+    for line in lines[start:]:
+        if line.strip().startswith("total"):
+            break
+        names.append(line.rsplit(None, 3)[0].strip())  # drop ms, MB/s and share
+    return names
+
+
+class TraceRun(unittest.TestCase):
+    def trace_of(self, sample, *args, output_name=b"out.bmp"):
+        folder = tempfile.mkdtemp(prefix="trace-test-").encode()
+        trace = os.path.join(folder, b"run.json")
+        result = run(sample, "--trace", trace, "-o", os.path.join(folder, output_name), *args)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(trace, "rb") as file:
+            text = file.read().decode("utf-8")  # strict: invalid UTF-8 fails here
+        return json.loads(text), result.stdout
+
+    def check_timeline(self, trace, stdout, kernels):
+        self.assertEqual(trace["displayTimeUnit"], "ms")
+        events = trace["traceEvents"]
+        tracks = {e["tid"]: e["args"]["name"] for e in events
+                  if e["ph"] == "M" and e["name"] == "thread_name"}
+        host_tid = next(t for t, name in tracks.items() if name == "host")
+        device_tid = next(t for t, name in tracks.items() if name == "device queue")
+        bars = [e for e in events if e["ph"] == "X"]
+        for bar in bars:
+            self.assertGreaterEqual(bar["dur"], 0, bar)
+            for key in ("ts", "pid", "tid", "name", "cat", "args"):
+                self.assertIn(key, bar)
+        host = [e for e in bars if e["tid"] == host_tid]
+        device = [e for e in bars if e["tid"] == device_tid]
+        self.assertEqual([e["name"] for e in host], step_table_names(stdout))
+        for kernel in kernels:
+            self.assertIn(kernel, [e["name"] for e in device])
+        # Every device command lies inside the host step that waited for it, within the error
+        # the trace states for its clock matching (which must be small for that to mean much).
+        error_us = trace["otherData"]["clock"]["error_us"]
+        self.assertLess(error_us, 1000, trace["otherData"]["clock"])
+        tolerance = error_us + 0.002  # ts and dur are rounded to the nanosecond
+        for command in device:
+            inside = [step["name"] for step in host
+                      if step["ts"] - tolerance <= command["ts"] and
+                      command["ts"] + command["dur"] <= step["ts"] + step["dur"] + tolerance]
+            self.assertTrue(inside, f"{command} lies in no host step ({error_us} us)")
+
+    def test_sobel_each_memory_mode(self):
+        kernels = ["bgr_to_luminance", "sobel_16x1", "sobel_magnitude", "grey_to_bmp_rows"]
+        for memory in ("map", "pinned", "copy"):
+            with self.subTest(memory=memory):
+                trace, stdout = self.trace_of("sobel", "--variant", "16x1", "--memory", memory)
+                self.check_timeline(trace, stdout, kernels)
+                device_names = [e["name"] for e in trace["traceEvents"] if e["ph"] == "X"]
+                if memory == "pinned":
+                    self.assertIn("write the file's rows, chunk 1", device_names)
+
+    def test_names_any_bytes_still_make_valid_json(self):
+        # The output's name appears in the step names: quotes, a backslash, a control character,
+        # non-ASCII and a byte that is not UTF-8.
+        name = b'we"ird\\ na\x01me \xc3\xa9 \xff.bmp'
+        trace, stdout = self.trace_of("sobel", "--variant", "16x1", output_name=name)
+        self.check_timeline(trace, stdout, ["sobel_16x1"])
+        self.assertIn('download and write we"ird\\ na\x01me \u00e9 \ufffd.bmp (map)',
+                      [e["name"] for e in trace["traceEvents"]])
+
+    def test_fir_float(self):
+        trace, stdout = self.trace_of("fir_float")
+        self.check_timeline(trace, stdout, ["fir_float"])
+
+
+class TraceRefused(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="trace-test-")
+
+    def assert_refused(self, result):
+        self.assertNotEqual(result.returncode, 0)
+        self.assertEqual(len(result.stderr.decode().strip().splitlines()), 1, result.stderr)
+        self.assertNotIn(b"Device:", result.stdout)  # refused before any work
+
+    def test_trace_equal_to_the_input(self):
+        image = os.path.join(self.folder, "in.bmp")
+        with open(os.path.join(BIN, "assets", "input.bmp"), "rb") as source:
+            original = source.read()
+        with open(image, "wb") as copy:
+            copy.write(original)
+        result = run("sobel", "-i", image, "--trace", image, "-o", os.path.join(self.folder, "o.bmp"))
+        self.assert_refused(result)
+        with open(image, "rb") as after:
+            self.assertEqual(after.read(), original)
+
+    def test_trace_equal_to_the_output(self):
+        output = os.path.join(self.folder, "o.bmp")
+        self.assert_refused(run("sobel", "--trace", output, "-o", output))
+        self.assertEqual(os.listdir(self.folder), [])
+
+    def test_trace_in_a_missing_folder(self):
+        trace = os.path.join(self.folder, "missing", "run.json")
+        self.assert_refused(run("sobel", "--trace", trace, "-o", os.path.join(self.folder, "o.bmp")))
+        self.assertEqual(os.listdir(self.folder), [])
+
+    def test_failed_run_writes_no_trace(self):
+        truncated = os.path.join(self.folder, "cut.bmp")
+        with open(os.path.join(BIN, "assets", "input.bmp"), "rb") as source:
+            head = source.read(100)
+        with open(truncated, "wb") as cut:
+            cut.write(head)
+        result = run("sobel", "-i", truncated, "--trace", os.path.join(self.folder, "run.json"),
+                     "-o", os.path.join(self.folder, "o.bmp"))
+        self.assertNotEqual(result.returncode, 0)
+        self.assertEqual(sorted(os.listdir(self.folder)), ["cut.bmp"])
+
+
+if __name__ == "__main__":
+    BIN = sys.argv.pop(1)
+    unittest.main()
