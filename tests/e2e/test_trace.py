@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from xml.etree import ElementTree
 
 BIN = None
 
@@ -95,6 +96,17 @@ class TraceRun(unittest.TestCase):
     def test_fir_float(self):
         trace, stdout = self.trace_of("fir_float")
         self.check_timeline(trace, stdout, ["fir_float"])
+
+    def test_docs_picture_tool_draws_it(self):
+        # docs/tools/trace_to_svg.py draws docs/images/trace-pocl.svg from such a file.
+        folder = tempfile.mkdtemp(prefix="trace-test-")
+        trace, svg = os.path.join(folder, "run.json"), os.path.join(folder, "run.svg")
+        self.assertEqual(run("sobel", "--trace", trace, "-o", os.path.join(folder, "o.bmp")).returncode, 0)
+        tool = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "tools", "trace_to_svg.py")
+        subprocess.run([sys.executable, tool, trace, svg], check=True, timeout=60)
+        labels = "".join(ElementTree.parse(svg).getroot().itertext())
+        for name in ("host", "device queue", "bgr_to_luminance", "ms"):
+            self.assertIn(name, labels)
 
 
 class TraceRefused(unittest.TestCase):
