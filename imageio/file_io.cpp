@@ -88,13 +88,14 @@ int write_all(int fd, const std::uint8_t* data, std::size_t size)
 
 std::filesystem::path normalised(const std::filesystem::path& path)
 {
+    // Absolute first: weakly_canonical leaves a relative path none of whose parts exist
+    // ("new.json") relative, so two files of one folder got different folders (and a commit
+    // locked that folder twice, waiting on itself).
     std::error_code error;
-    auto resolved = std::filesystem::weakly_canonical(path, error);
-    if (!error) {
-        return resolved;
-    }
-    resolved = std::filesystem::absolute(path, error);
-    return (error ? path : resolved).lexically_normal();
+    const auto absolute = std::filesystem::absolute(path, error);
+    if (error) return path.lexically_normal();
+    const auto resolved = std::filesystem::weakly_canonical(absolute, error);
+    return error ? absolute.lexically_normal() : resolved;
 }
 
 std::vector<std::uint8_t> read_file(const std::filesystem::path& path)

@@ -93,6 +93,17 @@ class TraceRun(unittest.TestCase):
         self.assertIn('download and write we"ird\\ na\x01me \u00e9 \ufffd.bmp (map)',
                       [e["name"] for e in trace["traceEvents"]])
 
+    def test_relative_trace_beside_an_existing_output(self):
+        # Relative names in the working folder, the output there already and the trace not yet:
+        # the run once waited for ever on the folder's lock at commit.
+        folder = tempfile.mkdtemp(prefix="trace-test-")
+        with open(os.path.join(folder, "o.bmp"), "wb") as old:
+            old.write(b"previous")
+        result = subprocess.run([os.path.join(os.path.abspath(BIN), "sobel"), "-q", "-o", "o.bmp",
+                                 "--trace", "run.json"], cwd=folder, capture_output=True, timeout=60)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(sorted(os.listdir(folder)), ["o.bmp", "run.json"])
+
     def test_fir_float(self):
         trace, stdout = self.trace_of("fir_float")
         self.check_timeline(trace, stdout, ["fir_float"])

@@ -159,6 +159,23 @@ TEST_F(FileIo, RefusesNotYetExistingSameSpelling)
                  sdk::FileError);
 }
 
+TEST_F(FileIo, NormalisedRelativeSpellingsShareTheirFolder)
+{
+    // A relative name that exists and one that does not yet, in the working folder: both come
+    // back absolute, in the same folder (a relative "new.json" once stayed relative, and a
+    // commit of both then locked the one folder twice and waited on itself for ever).
+    write_text(folder_ / "old.bmp", "a");
+    const fs::path previous = fs::current_path();
+    fs::current_path(folder_);
+    const fs::path existing = sdk::normalised("old.bmp");
+    const fs::path missing = sdk::normalised("new.json");
+    const fs::path missing_below = sdk::normalised("sub/../new.json");
+    fs::current_path(previous);
+    EXPECT_TRUE(missing.is_absolute()) << missing;
+    EXPECT_EQ(existing.parent_path(), missing.parent_path());
+    EXPECT_EQ(missing, missing_below);
+}
+
 TEST_F(FileIo, AllowsDifferentFiles)
 {
     write_text(folder_ / "a.bmp", "a");
