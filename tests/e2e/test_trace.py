@@ -90,8 +90,9 @@ class TraceRun(unittest.TestCase):
         name = b'we"ird\\ na\x01me \xc3\xa9 \xff.bmp'
         trace, stdout = self.trace_of("sobel", "--variant", "16x1", output_name=name)
         self.check_timeline(trace, stdout, ["sobel_16x1"])
-        self.assertIn('download and write we"ird\\ na\x01me \u00e9 \ufffd.bmp (map)',
-                      [e["name"] for e in trace["traceEvents"]])
+        expected = 'download and write we"ird\\ na\x01me \u00e9 \ufffd.bmp ('  # then the memory mode
+        self.assertTrue(any(e["name"].startswith(expected) for e in trace["traceEvents"]),
+                        [e["name"] for e in trace["traceEvents"]])
 
     def test_relative_trace_beside_an_existing_output(self):
         # Relative names in the working folder, the output there already and the trace not yet:
