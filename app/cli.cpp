@@ -54,6 +54,10 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
     app.add_option("-n,--iterations", options.iterations,
                    "time the kernel this many times after a warm-up; report median, min, max")
         ->check(CLI::Range(1u, 100000u));
+    app.add_option("--band-rows", options.band_rows,
+                   "run in bands of at most N output rows (default: the whole image when the "
+                   "device can allocate it, else bands as tall as fit; see docs/whole_run.md)")
+        ->check(CLI::NonNegativeNumber);
 }
 
 namespace {

@@ -26,6 +26,7 @@ struct CommonOptions {
     bool verify = false;
     bool quiet = false;
     unsigned iterations = 0;                           // -n: timed repetitions after a warm-up
+    std::size_t band_rows = 0;                         // at most this many output rows a band; 0: whole
 };
 
 // The bundled photograph, found next to the executable.

@@ -2,9 +2,13 @@
 
 #include "runtime/errors.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
+#include <stdexcept>
+#include <string>
 #include <system_error>
 #include <vector>
 
@@ -166,7 +170,18 @@ std::string OpenClContext::device_name() const { return device.getInfo<CL_DEVICE
 
 std::uint64_t OpenClContext::max_allocation_bytes() const
 {
-    return device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    const std::uint64_t device_limit = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    // SDK_MAX_ALLOC_BYTES lowers the limit (never raises it): how tests and users make an
+    // ordinary image run in bands on a device that would take it whole.
+    const char* forced = std::getenv("SDK_MAX_ALLOC_BYTES");
+    if (!forced || !*forced) return device_limit;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long value = std::strtoull(forced, &end, 10);
+    if (*end != '\0' || errno != 0 || value == 0 || forced[0] == '-')
+        throw std::runtime_error(std::string("SDK_MAX_ALLOC_BYTES='") + forced +
+                                 "': expected a positive number of bytes");
+    return std::min<std::uint64_t>(device_limit, value);
 }
 
 OpenClContext make_context(const DeviceSelection& selection)

@@ -40,6 +40,7 @@ struct OpenClContext {
     cl::CommandQueue queue;
 
     std::string device_name() const;
+    // CL_DEVICE_MAX_MEM_ALLOC_SIZE, or the environment's SDK_MAX_ALLOC_BYTES where lower.
     std::uint64_t max_allocation_bytes() const;
 };
 

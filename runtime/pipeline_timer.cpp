@@ -7,7 +7,15 @@ namespace sdk {
 void PipelineTimer::add(const std::string& name, std::uint64_t bytes,
                         std::chrono::nanoseconds duration)
 {
-    steps_.push_back({name, bytes, static_cast<double>(duration.count()) / 1e6});
+    const double ms = static_cast<double>(duration.count()) / 1e6;
+    // A step repeated (once per band) adds up in its first line: the table stays one screen.
+    for (auto& step : steps_)
+        if (step.name == name) {
+            step.bytes += bytes;
+            step.ms += ms;
+            return;
+        }
+    steps_.push_back({name, bytes, ms});
 }
 
 double PipelineTimer::total_ms() const

@@ -28,6 +28,7 @@ public:
         return std::forward<Step>(step)();
     }
 
+    // A name already in the table adds to its step (a run in bands repeats each band's steps).
     void add(const std::string& name, std::uint64_t bytes, std::chrono::nanoseconds duration);
     double total_ms() const;
     double step_ms(const std::string& name) const;  // 0 when no such step

@@ -96,50 +96,65 @@ int main(int argc, char** argv)
                              sdk::border_name(options.border),
                          memory);
 
-        // 4. The luminance on the device: the file's rows read straight into the memory that
-        //    moves them there as they are stored, and converted there (or, to compare, on the
-        //    host).
-        if (host_conversions) {
+        // 4. How the image is cut: whole when the device can allocate its buffers, else in
+        //    horizontal bands of rows, each run as if it were the whole image with a 1-row halo
+        //    either side (Sobel's radius), the halo's results thrown away (runtime/bands.hpp).
+        const sdk::BandPlan plan = sdk::plan_device_bands(
+            image, cl, 1, sdk::SobelFilter::row_footprint(image.width()), options.band_rows);
+        sdk::refuse_with_bands(plan, {{"--host-conversions", host_conversions},
+                                      {"--save-gradients", save_gradients},
+                                      {"--save-raw", options.save_raw.has_value()},
+                                      {"--verify", options.verify},
+                                      {"--iterations", options.iterations > 0}});
+        if (plan.banded()) log << sdk::describe(plan) << "\n";
+
+        // 5. A band at a time (usually one: the whole image): the luminance on the device, the
+        //    file's rows read straight into the memory that moves them there as they are stored
+        //    and converted there; the gradients and their magnitude, each a kernel; the band's
+        //    rows of output.bmp laid out on the device and written after its header as they come
+        //    back (a .png output is downloaded and compressed on the host at the end).
+        const std::uint64_t pixels = std::uint64_t{image.width()} * image.height();
+        cl::Event kernel;
+        const auto run_sobel = [&] {
+            pipeline.time("kernel sobel", sobel->bytes_moved(), [&] {
+                kernel = sobel->run();
+                kernel.wait();
+            });
+            pipeline.time("kernel sobel_magnitude", 3 * sobel->pixel_count(),
+                          [&] { sobel->run_magnitude().wait(); });
+        };
+        if (!host_conversions) {
+            sdk::BandReader reader(image, cl, memory.mode, *conversions);
+            sdk::BandWriter writer(options.output, image.width(), image.height(), cl, memory.mode,
+                                   *conversions);
+            for (const sdk::Band& band : writer.in_file_order(plan.bands)) {
+                sobel->allocate(image.width(), band.input_rows());
+                reader.load_luminance(band, sobel->luminance_buffer(), sobel->row_pitch(), pipeline);
+                run_sobel();
+                writer.write(band, sobel->magnitude_buffer(), sobel->row_pitch(), pipeline);
+            }
+            writer.commit(pipeline);
+        } else {
+            // To compare: decoded and converted on the host, dX and dY downloaded and the
+            // magnitude found on the host.
             const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);
             pipeline.time("upload luminance", luminance.pixels.size(), [&] { sobel->upload(luminance); });
-        } else {
-            sobel->allocate(image.width(), image.height());
-            sdk::load_luminance_on_device(image, cl, memory.mode, *conversions,
-                                          sobel->luminance_buffer(), sobel->row_pitch(), pipeline);
-        }
-
-        // 5. The gradients and their magnitude, each a kernel.
-        const std::uint64_t pixels = sobel->pixel_count();
-        cl::Event kernel;
-        pipeline.time("kernel sobel", sobel->bytes_moved(), [&] {
-            kernel = sobel->run();
-            kernel.wait();
-        });
-        pipeline.time("kernel sobel_magnitude", 3 * pixels, [&] { sobel->run_magnitude().wait(); });
-
-        // 6. output.bmp: its rows laid out on the device and written after its header, as they
-        //    come back; a .png output is downloaded as it is and compressed on the host (or, to
-        //    compare, dX and dY downloaded and the magnitude found on the host).
-        if (host_conversions) {
+            run_sobel();
             const auto gradients = pipeline.time("download dX, dY", 2 * pixels, [&] { return sobel->download(); });
             const auto magnitude = pipeline.time("magnitude on the host", 3 * pixels,
                                                  [&] { return sdk::gradient_magnitude(gradients); });
             pipeline.time("write " + options.output.filename().string(), pixels, [&] {
                 sdk::write_image(options.output, sdk::Image{image.width(), image.height(), 1, magnitude});
             });
-        } else {
-            sdk::write_image_from_device(options.output, sobel->magnitude_buffer(), image.width(),
-                                       image.height(), sobel->row_pitch(), cl, memory.mode,
-                                       *conversions, pipeline);
         }
         sdk::print_event_times(log, sdk::event_times(kernel));
         pipeline.print(log);
 
-        // 7. With -n, time repeated runs: one run includes first-launch costs a loop does not.
+        // 6. With -n, time repeated runs: one run includes first-launch costs a loop does not.
         sdk::report_repeated_runs(log, options.iterations, [&] { return sobel->run(); },
                                   sobel->bytes_moved());
 
-        // 8. What needs the host's copies, only when asked: the gradient images, the raw arrays,
+        // 7. What needs the host's copies, only when asked: the gradient images, the raw arrays,
         //    and the check against the C++ reference (which also times the seeds' "C code
         //    running on a CPU").
         if (save_gradients || options.save_raw || options.verify) {
@@ -156,7 +171,7 @@ int main(int argc, char** argv)
             }
         }
 
-        // 9. Every file complete: put them all in place together.
+        // 8. Every file complete: put them all in place together.
         outputs.commit();
         log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
     });
