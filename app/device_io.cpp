@@ -65,6 +65,17 @@ struct StoredRange {
 };
 }  // namespace
 
+const cl::Buffer& DeviceRows::at_least(const OpenClContext& cl, MemoryMode mode,
+                                       cl_mem_flags access, std::size_t bytes,
+                                       const std::string& what)
+{
+    if (bytes > bytes_) {
+        buffer_ = create_image_buffer(cl, mode, access, bytes, what);
+        bytes_ = bytes;
+    }
+    return buffer_;
+}
+
 BandReader::BandReader(const OpenedImage& image, const OpenClContext& cl, MemoryMode mode,
                        RowConversions& conversions)
     : image_(image), cl_(cl), mode_(mode), conversions_(conversions)
@@ -98,8 +109,8 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
     layout.pixel_offset += layout.stride * first_stored;
     const StoredRange range{layout.pixel_offset,
                             static_cast<std::size_t>(layout.stride * layout.height)};
-    const cl::Buffer rows =
-        create_image_buffer(cl_, mode_, CL_MEM_READ_ONLY, range.bytes, "the file's rows");
+    const cl::Buffer& rows =
+        stored_rows_.at_least(cl_, mode_, CL_MEM_READ_ONLY, range.bytes, "the file's rows");
     // [File rows to the device]
     pipeline.time("read " + name + " and upload" + how, range.bytes, [&] {
         upload_produced(
@@ -148,7 +159,7 @@ void BandWriter::write(const Band& band, const cl::Buffer& result, std::size_t r
     cl::Buffer image = result;
     if (band.rows() != band.input_rows()) {
         const std::size_t bytes = row_pitch * band.rows();
-        image = create_image_buffer(cl_, mode_, CL_MEM_READ_WRITE, bytes, "a band's rows");
+        image = band_rows_.at_least(cl_, mode_, CL_MEM_READ_WRITE, bytes, "a band's rows");
         pipeline.time("copy the band's rows", 2 * bytes, [&] {
             while_doing("copying a band's rows", [&] {
                 cl::Event copied;
@@ -171,8 +182,8 @@ void BandWriter::write(const Band& band, const cl::Buffer& result, std::size_t r
         throw std::logic_error("BandWriter: bands out of the file's order");
     next_end_row_ = band.first_row;
     const std::size_t bytes = bmp_grey_stride(width) * height;
-    const cl::Buffer rows =
-        create_image_buffer(cl_, mode_, CL_MEM_READ_WRITE, bytes, "the rows of " + name_);
+    const cl::Buffer& rows =
+        file_rows_.at_least(cl_, mode_, CL_MEM_READ_WRITE, bytes, "the rows of " + name_);
     // [Device rows to the file]
     pipeline.time("kernel " + name_ + " rows", row_pitch * height + bytes, [&] {
         conversions_.to_bmp_rows(image, width, height, row_pitch, rows).wait();

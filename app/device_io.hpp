@@ -56,6 +56,18 @@ struct WholeImageOption {
 };
 void refuse_with_bands(const BandPlan& plan, std::initializer_list<WholeImageOption> options);
 
+// A device buffer reused from band to band, grown when a band needs more: buffers are not
+// created and released again for every band.
+class DeviceRows {
+public:
+    const cl::Buffer& at_least(const OpenClContext& cl, MemoryMode mode, cl_mem_flags access,
+                               std::size_t bytes, const std::string& what);
+
+private:
+    cl::Buffer buffer_;
+    std::size_t bytes_ = 0;
+};
+
 // The luminance of `image` onto the device, a band at a time, the fastest way the file allows:
 // its pixel rows read straight into the memory the transfer moves (the mapped buffer in map
 // mode: no copy at all; in pinned mode one pinned chunk while the other is on its way to the
@@ -77,6 +89,7 @@ private:
     MemoryMode mode_;
     RowConversions& conversions_;
     std::optional<Image> decoded_;  // files decoded on the host, once
+    DeviceRows stored_rows_;        // the file's rows of a band, kept from band to band
 };
 
 // Writes the 8-bit result as the 8-bit BMP `output`, a band at a time: each band's rows laid
@@ -107,6 +120,8 @@ private:
     const OpenClContext& cl_;
     MemoryMode mode_;
     RowConversions& conversions_;
+    DeviceRows band_rows_;              // a band's output rows without their halo
+    DeviceRows file_rows_;              // a band's rows laid out as the BMP's
     std::unique_ptr<AtomicFile> file_;  // a BMP: open from the start, its header written
     std::size_t next_end_row_;          // a BMP's next band ends here (file order is bottom-up)
     Image assembled_;                   // a PNG: the whole image, compressed at the end
