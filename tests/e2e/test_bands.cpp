@@ -267,3 +267,26 @@ TEST_F(Bands, WholeImageOptionsAreUsageErrors)
 }
 
 }  // namespace
+
+namespace {
+
+// A mistyped SDK_MAX_ALLOC_BYTES is an error naming it, not a silent whole-image run.
+TEST_F(Bands, MalformedAllocationLimitIsRefused)
+{
+    const fs::path input = random_bmp({17, 5});
+    for (const std::string value : {"abc", "0", "-5", "12x"}) {
+        SCOPED_TRACE(value);
+        RunOptions limited;
+        limited.environment["SDK_MAX_ALLOC_BYTES"] = value;
+        const Outcome outcome =
+            run_program(sdk::executable_directory() / "sobel",
+                        {"-i", input.string(), "-o", (root_ / "result.bmp").string(), "--variant", "16x1"},
+                        root_, logs_, limited);
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << outcome.err;
+        EXPECT_NE(outcome.err.find("SDK_MAX_ALLOC_BYTES='" + value + "'"), std::string::npos)
+            << outcome.err;
+        EXPECT_FALSE(fs::exists(root_ / "result.bmp"));
+    }
+}
+
+}  // namespace
