@@ -37,8 +37,11 @@ std::uint64_t rows_that_fit(const RowFootprint& row, std::uint64_t max_allocatio
 namespace {
 std::string mebibytes(std::uint64_t bytes)
 {
-    const std::uint64_t whole = bytes >> 20;
-    return whole > 0 ? std::to_string(whole) + " MiB" : std::to_string(bytes) + " bytes";
+    constexpr std::uint64_t mib = 1 << 20;
+    if (bytes < mib) return std::to_string(bytes) + " bytes";
+    if (bytes % mib == 0) return std::to_string(bytes / mib) + " MiB";
+    const std::uint64_t tenths = bytes * 10 / mib;
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
 }
 }  // namespace
 
