@@ -60,18 +60,30 @@ int main(int argc, char** argv)
         const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
                                                      0, [&] { return sdk::open_image(options.input); });
 
-        // 2. Pick the device, how images reach it, and the kernel: the one asked for, or with
-        //    auto the fastest on this device for images of this size (measured the first time
-        //    a size class is seen, or with --retune, then cached).
+        // 2. Pick the device and how images reach it, and how the image is cut: whole when the
+        //    device can allocate its buffers, else in horizontal bands of rows, each run as if
+        //    it were the whole image with a 1-row halo either side (Sobel's radius), the halo's
+        //    results thrown away (runtime/bands.hpp).
         const cl::Device device =
             pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
         const sdk::OpenClContext cl =
             pipeline.time("create context", 0, [&] { return sdk::make_context(device); });
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, device);
+        const sdk::BandPlan plan = sdk::plan_device_bands(
+            image, cl, 1, sdk::SobelFilter::row_footprint(image.width()), options.band_rows);
+        sdk::refuse_with_bands(plan, {{"--host-conversions", host_conversions},
+                                      {"--save-gradients", save_gradients},
+                                      {"--save-raw", options.save_raw.has_value()},
+                                      {"--verify", options.verify},
+                                      {"--iterations", options.iterations > 0}});
+
+        // 3. The kernel: the one asked for, or with auto the fastest on this device for images
+        //    of this size, a band's if the image is cut (measured the first time a size class
+        //    is seen, or with --retune, then cached).
         sdk::SobelChoice choice;
         if (variant_name == "auto") {
             const sdk::TuningResult tuned = sdk::choose_sobel_kernel(
-                cl, options.border, image.width(), image.height(),
+                cl, options.border, image.width(), plan.bands.front().input_rows(),
                 retune ? sdk::Tuning::retune : sdk::Tuning::use_cache);
             choice = tuned.choice;
             if (!tuned.from_cache) log << sdk::describe_measurement(tuned) << "\n";
@@ -83,7 +95,7 @@ int main(int argc, char** argv)
         }
         if (!work_group.empty()) std::tie(choice.group_x, choice.group_y) = sdk::parse_work_group(work_group);
 
-        // 3. Build the kernels: Sobel for the border mode, and the conversions between the
+        // 4. Build the kernels: Sobel for the border mode, and the conversions between the
         //    file's rows and the images the kernels read and write.
         auto [sobel, conversions] = pipeline.time("build kernels", 0, [&] {
             return std::make_pair(
@@ -95,17 +107,6 @@ int main(int argc, char** argv)
                          "variant " + sdk::describe(choice) + ", border " +
                              sdk::border_name(options.border),
                          memory);
-
-        // 4. How the image is cut: whole when the device can allocate its buffers, else in
-        //    horizontal bands of rows, each run as if it were the whole image with a 1-row halo
-        //    either side (Sobel's radius), the halo's results thrown away (runtime/bands.hpp).
-        const sdk::BandPlan plan = sdk::plan_device_bands(
-            image, cl, 1, sdk::SobelFilter::row_footprint(image.width()), options.band_rows);
-        sdk::refuse_with_bands(plan, {{"--host-conversions", host_conversions},
-                                      {"--save-gradients", save_gradients},
-                                      {"--save-raw", options.save_raw.has_value()},
-                                      {"--verify", options.verify},
-                                      {"--iterations", options.iterations > 0}});
         if (plan.banded()) log << sdk::describe(plan) << "\n";
 
         // 5. A band at a time (usually one: the whole image): the luminance on the device, the
