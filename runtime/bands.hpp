@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -31,6 +32,18 @@ struct Band {
 // (at least 1) with `halo` rows either side where the image has them.
 std::vector<Band> plan_bands(std::size_t height, std::size_t halo, std::size_t max_rows);
 // [Bands]
+
+// A band's output rows of `band_values` (its input rows, `row_elements` apart) copied to their
+// place in `whole` (the image's rows, already sized): how the host's copy of a whole image is
+// assembled from the bands for --verify, --save-raw and --save-gradients.
+template <typename T>
+void place_band_rows(const Band& band, const std::vector<T>& band_values,
+                     std::size_t row_elements, std::vector<T>& whole)
+{
+    const auto from = band_values.begin() + static_cast<std::ptrdiff_t>(band.skipped_rows() * row_elements);
+    std::copy(from, from + static_cast<std::ptrdiff_t>(band.rows() * row_elements),
+              whole.begin() + static_cast<std::ptrdiff_t>(band.first_row * row_elements));
+}
 
 // What one image row costs the largest buffer a run allocates: its bytes (against the device's
 // largest allocation) and the elements its kernels index (against 2^31-1). Each is the largest

@@ -72,9 +72,7 @@ int main(int argc, char** argv)
         //    (runtime/bands.hpp).
         const sdk::BandPlan plan = sdk::plan_device_bands(
             image, cl, 1, sdk::FirFilter::row_footprint(width), options.band_rows);
-        sdk::refuse_with_bands(plan, {{"--save-raw", options.save_raw.has_value()},
-                                      {"--verify", options.verify},
-                                      {"--iterations", options.iterations > 0}});
+        sdk::refuse_with_bands(plan, {{"--iterations", options.iterations > 0}});
         if (plan.banded()) log << sdk::describe(plan) << "\n";
 
         // 5. A band at a time (usually one: the whole image). The floats the kernel reads, made
@@ -83,6 +81,10 @@ int main(int argc, char** argv)
         //    on the device only. The filter, then the band's rows of output.bmp: the floats
         //    rounded to 8 bits on the device, laid out as the file's rows and written as they
         //    come back.
+        // The host's copies for step 8, only when asked for: each band adds its rows.
+        const bool host_copies_wanted = options.save_raw || options.verify;
+        sdk::FirHostCopies copies;
+        if (host_copies_wanted) copies = sdk::fir_host_copies(width, height);
         sdk::BandReader reader(image, cl, memory.mode, *conversions);
         sdk::BandWriter writer(options.output, width, height, cl, memory.mode, *conversions);
         cl::Event kernel;
@@ -108,6 +110,7 @@ int main(int argc, char** argv)
                                      result_bytes, width).wait();
             });
             writer.write(band, result_bytes, width, pipeline);
+            if (host_copies_wanted) sdk::add_band(copies, *fir, band);
         }
         writer.commit(pipeline);
         const sdk::EventTimes kernel_times = sdk::event_times(kernel);
@@ -122,17 +125,13 @@ int main(int argc, char** argv)
 
         // 8. What needs the host's copies, only when asked: the exact floats with --save-raw,
         //    and the check against the C++ reference, which also times the "C code running on
-        //    a CPU" the seeds compare with. Then every file is put in place together.
-        if (options.save_raw || options.verify) {
-            const sdk::Image luminance = fir->download_luminance();
-            const std::vector<float> output = fir->download();
-            if (options.save_raw) sdk::write_fir_raw(*options.save_raw, luminance, output);
-            if (options.verify) {
-                const double reference_ms =
-                    sdk::verify_fir(log, luminance, coefficients, options.border, output);
-                sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(),
-                                          reference_ms);
-            }
+        //    a CPU" the seeds compare with, of the whole image however it was cut. Then every
+        //    file is put in place together.
+        if (options.save_raw) sdk::write_fir_raw(*options.save_raw, copies.luminance, copies.output);
+        if (options.verify) {
+            const double reference_ms = sdk::verify_fir(log, copies.luminance, coefficients,
+                                                        options.border, copies.output);
+            sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
         }
         outputs.commit();
         log << "Wrote " << options.output.string() << "\n";

@@ -86,8 +86,6 @@ int main(int argc, char** argv)
             image, cl, sdk::halo_rows(shape, operation),
             sdk::MorphologyFilter::row_footprint(image.width()), options.band_rows);
         sdk::refuse_with_bands(plan, {{"--roi", !region.empty()},
-                                      {"--save-raw", options.save_raw.has_value()},
-                                      {"--verify", options.verify},
                                       {"--iterations", options.iterations > 0}});
         if (plan.banded()) log << sdk::describe(plan) << "\n";
 
@@ -96,6 +94,10 @@ int main(int argc, char** argv)
         //    of width bytes: the packing reads bytes); the device pipeline, every step timed by
         //    its event: binarise and pack, each morphology pass, unpack; then the band's rows of
         //    output.bmp laid out on the device and written as they come back.
+        // The host's copies for step 6, only when asked for: each band adds its rows.
+        const bool host_copies_wanted = options.save_raw || options.verify;
+        sdk::MorphologyHostCopies copies;
+        if (host_copies_wanted) copies = sdk::morphology_host_copies(image.width(), image.height());
         sdk::BandReader reader(image, cl, memory.mode, *conversions);
         sdk::BandWriter writer(options.output, image.width(), image.height(), cl, memory.mode,
                                *conversions);
@@ -107,6 +109,8 @@ int main(int argc, char** argv)
                 plan.banded() ? sdk::whole_image(image.width(), band.input_rows()) : roi;
             first_run = sdk::step_timings(morphology->run(binarisation, operation, band_roi));
             writer.write(band, morphology->output_buffer(), image.width(), pipeline);
+            if (host_copies_wanted)
+                sdk::add_band(copies, *morphology, band, options.save_raw.has_value());
         }
         writer.commit(pipeline);
         log << "Packed: " << morphology->words_per_row() << " words of 32 pixels a row (row pitch "
@@ -133,21 +137,12 @@ int main(int argc, char** argv)
         }
 
         // 6. What needs the host's copies, only when asked: the packed input and result as PBM
-        //    and the luminance with --save-raw, and the check against the C++ reference.
-        //    Then every file is put in place together.
-        if (options.save_raw || options.verify) {
-            const sdk::Image luminance = morphology->download_luminance();
-            sdk::MorphologyResult result;
-            result.output = morphology->download();
-            if (options.save_raw) {
-                result.packed_input = morphology->download_packed_input();
-                result.packed_output = morphology->download_packed_result();
-                sdk::write_morphology_raw(*options.save_raw, luminance, result);
-            }
-            if (options.verify)
-                sdk::verify_morphology(log, luminance, binarisation, operation, shape, roi,
-                                       result.output);
-        }
+        //    and the luminance with --save-raw, and the check against the C++ reference, of the
+        //    whole image however it was cut. Then every file is put in place together.
+        if (options.save_raw) sdk::write_morphology_raw(*options.save_raw, copies.luminance, copies.result);
+        if (options.verify)
+            sdk::verify_morphology(log, copies.luminance, binarisation, operation, shape, roi,
+                                   copies.result.output);
         outputs.commit();
         log << "Wrote " << options.output.string()
             << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";

@@ -72,9 +72,6 @@ int main(int argc, char** argv)
         const sdk::BandPlan plan = sdk::plan_device_bands(
             image, cl, 1, sdk::SobelFilter::row_footprint(image.width()), options.band_rows);
         sdk::refuse_with_bands(plan, {{"--host-conversions", host_conversions},
-                                      {"--save-gradients", save_gradients},
-                                      {"--save-raw", options.save_raw.has_value()},
-                                      {"--verify", options.verify},
                                       {"--iterations", options.iterations > 0}});
 
         // 3. The kernel: the one asked for, or with auto the fastest on this device for images
@@ -124,6 +121,11 @@ int main(int argc, char** argv)
             pipeline.time("kernel sobel_magnitude", 3 * sobel->pixel_count(),
                           [&] { sobel->run_magnitude().wait(); });
         };
+        // The host's copies, only when asked for: the gradient images, the raw arrays, the
+        // check against the C++ reference (step 7); each band adds its rows.
+        const bool host_copies_wanted = save_gradients || options.save_raw || options.verify;
+        sdk::SobelHostCopies copies;
+        if (host_copies_wanted) copies = sdk::sobel_host_copies(image.width(), image.height());
         if (!host_conversions) {
             sdk::BandReader reader(image, cl, memory.mode, *conversions);
             sdk::BandWriter writer(options.output, image.width(), image.height(), cl, memory.mode,
@@ -133,6 +135,7 @@ int main(int argc, char** argv)
                 reader.load_luminance(band, sobel->luminance_buffer(), sobel->row_pitch(), pipeline);
                 run_sobel();
                 writer.write(band, sobel->magnitude_buffer(), sobel->row_pitch(), pipeline);
+                if (host_copies_wanted) sdk::add_band(copies, *sobel, band);
             }
             writer.commit(pipeline);
         } else {
@@ -141,6 +144,7 @@ int main(int argc, char** argv)
             const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);
             pipeline.time("upload luminance", luminance.pixels.size(), [&] { sobel->upload(luminance); });
             run_sobel();
+            if (host_copies_wanted) sdk::add_band(copies, *sobel, plan.bands.front());
             const auto gradients = pipeline.time("download dX, dY", 2 * pixels, [&] { return sobel->download(); });
             const auto magnitude = pipeline.time("magnitude on the host", 3 * pixels,
                                                  [&] { return sdk::gradient_magnitude(gradients); });
@@ -157,19 +161,15 @@ int main(int argc, char** argv)
 
         // 7. What needs the host's copies, only when asked: the gradient images, the raw arrays,
         //    and the check against the C++ reference (which also times the seeds' "C code
-        //    running on a CPU").
-        if (save_gradients || options.save_raw || options.verify) {
-            const sdk::Image luminance = sobel->download_luminance();
-            const sdk::SobelGradients gradients = sobel->download();
-            const std::vector<std::uint8_t> magnitude = sobel->download_magnitude();
-            if (save_gradients) sdk::write_gradient_images(options.output, image.width(), image.height(), gradients);
-            if (options.save_raw) sdk::write_sobel_raw(*options.save_raw, luminance, gradients, magnitude);
-            if (options.verify) {
-                const double reference_ms =
-                    sdk::verify_sobel(log, luminance, options.border, gradients, magnitude);
-                sdk::print_cpu_comparison(log, sdk::event_times(kernel).run_ms, pipeline.total_ms(),
-                                          reference_ms);
-            }
+        //    running on a CPU"), all of the whole image, however it was cut.
+        if (save_gradients) sdk::write_gradient_images(options.output, image.width(), image.height(), copies.gradients);
+        if (options.save_raw)
+            sdk::write_sobel_raw(*options.save_raw, copies.luminance, copies.gradients, copies.magnitude);
+        if (options.verify) {
+            const double reference_ms = sdk::verify_sobel(log, copies.luminance, options.border,
+                                                          copies.gradients, copies.magnitude);
+            sdk::print_cpu_comparison(log, sdk::event_times(kernel).run_ms, pipeline.total_ms(),
+                                      reference_ms);
         }
 
         // 8. Every file complete: put them all in place together.

@@ -17,8 +17,10 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -246,8 +248,41 @@ TEST_F(Bands, TruncatedInputFoundMidBandsLeavesNothing)
     }
 }
 
-// What needs the whole image on the device is refused with bands, as a usage error.
-TEST_F(Bands, WholeImageOptionsAreUsageErrors)
+// --verify, --save-raw and --save-gradients assemble the whole host images from the bands: the
+// check passes and every file is the whole run's, byte for byte.
+TEST_F(Bands, HostCopiesAreAssembledFromTheBands)
+{
+    for (const Size& size : {Size{37, 23}, Size{5, 61}}) {
+        const fs::path input = random_bmp(size);
+        for (Filter filter : {kSobel16x1, kFir, every_filter().back()}) {
+            SCOPED_TRACE(describe(filter) + " on " + input.filename().string());
+            filter.options.push_back("--verify");
+            if (filter.sample == "sobel") filter.options.push_back("--save-gradients");
+            const auto files_of = [&](const std::string& name, const std::vector<std::string>& extra) {
+                const fs::path folder = root_ / name;
+                fs::create_directory(folder);
+                std::vector<std::string> options = extra;
+                options.insert(options.end(), {"--save-raw", (folder / "raw").string()});
+                const std::string log = run(filter, input, folder / "result.bmp", options);
+                EXPECT_NE(log.find("Verify: "), std::string::npos) << log;
+                std::map<std::string, std::vector<std::uint8_t>> files;
+                for (const auto& entry : fs::recursive_directory_iterator(folder))
+                    if (entry.is_regular_file())
+                        files[fs::relative(entry.path(), folder).string()] = sdk::read_file(entry.path());
+                fs::remove_all(folder);
+                return std::make_pair(files, log);
+            };
+            const auto whole = files_of("whole", {});
+            EXPECT_GE(whole.first.size(), 3u);  // result.bmp and at least two raw files
+            const auto banded = files_of("banded", {"--band-rows", "1"});
+            EXPECT_NE(banded.second.find("Bands:"), std::string::npos) << banded.second;
+            EXPECT_TRUE(banded.first == whole.first) << "the banded run's files differ";
+        }
+    }
+}
+
+// -n times the kernel on the whole image: refused with bands, as a usage error.
+TEST_F(Bands, IterationsAreAUsageErrorWithBands)
 {
     const fs::path input = random_bmp({17, 5});
     const fs::path outputs = root_ / "outputs";
@@ -256,11 +291,11 @@ TEST_F(Bands, WholeImageOptionsAreUsageErrors)
         SCOPED_TRACE(describe(filter));
         std::vector<std::string> arguments{"-i", input.string(), "-o",
                                            (outputs / "result.bmp").string(), "--band-rows", "2",
-                                           "--verify"};
+                                           "-n", "3"};
         const Outcome outcome =
             run_program(sdk::executable_directory() / filter.sample, arguments, root_, logs_);
         EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << outcome.err;
-        EXPECT_NE(outcome.err.find("--verify needs the whole image"), std::string::npos)
+        EXPECT_NE(outcome.err.find("--iterations needs the whole image"), std::string::npos)
             << outcome.err;
         EXPECT_TRUE(fs::is_empty(outputs));
     }

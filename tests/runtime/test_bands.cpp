@@ -88,6 +88,24 @@ TEST(BandPlan, ZeroRowsABandIsRefused)
     EXPECT_THROW(sdk::plan_bands(5, 1, 0), std::invalid_argument);
 }
 
+// Assembling a whole image from every band's rows, halo left out, gives back the image.
+TEST(PlaceBandRows, BandsAssembleTheWholeImage)
+{
+    for (std::size_t height = 1; height <= 9; ++height)
+        for (std::size_t max_rows = 1; max_rows <= 4; ++max_rows) {
+            constexpr std::size_t width = 3, halo = 2;
+            std::vector<int> image(width * height);
+            for (std::size_t i = 0; i < image.size(); ++i) image[i] = static_cast<int>(i);
+            std::vector<int> whole(image.size(), -1);
+            for (const sdk::Band& band : sdk::plan_bands(height, halo, max_rows)) {
+                const std::vector<int> band_values(image.begin() + band.input_first * width,
+                                                   image.begin() + band.input_end * width);
+                sdk::place_band_rows(band, band_values, width, whole);
+            }
+            EXPECT_EQ(whole, image) << "height " << height << ", bands of " << max_rows;
+        }
+}
+
 TEST(RowsThatFit, BytesAndElementsBothLimit)
 {
     EXPECT_EQ(sdk::rows_that_fit({100, 100}, 1000), 10u);
