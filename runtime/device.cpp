@@ -203,10 +203,12 @@ OpenClContext make_context(const cl::Device& device)
 void check_fits_device(const OpenClContext& cl, std::uint64_t bytes, const std::string& what)
 {
     const std::uint64_t limit = cl.max_allocation_bytes();
+    const char* forced = std::getenv("SDK_MAX_ALLOC_BYTES");
     if (bytes > limit)
         throw std::runtime_error(what + " needs a buffer of " + std::to_string(bytes) +
                                  " bytes, more than the device's maximum allocation of " +
-                                 std::to_string(limit) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
+                                 std::to_string(limit) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE" +
+                                 (forced && *forced ? " or SDK_MAX_ALLOC_BYTES)" : ")"));
 }
 
 }  // namespace sdk

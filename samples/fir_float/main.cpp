@@ -80,8 +80,8 @@ int main(int argc, char** argv)
         //    three, not four), become the 8-bit luminance and then floats; the 8-bit images live
         //    on the device only. The filter, then the band's rows of output.bmp: the floats
         //    rounded to 8 bits on the device, laid out as the file's rows and written as they
-        //    come back.
-        // The host's copies for step 8, only when asked for: each band adds its rows.
+        //    come back. With --save-raw or --verify each band also adds its rows to the host's
+        //    copies of the whole images (step 8).
         const bool host_copies_wanted = options.save_raw || options.verify;
         sdk::FirHostCopies copies;
         if (host_copies_wanted) copies = sdk::fir_host_copies(width, height);

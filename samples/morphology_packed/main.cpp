@@ -93,8 +93,8 @@ int main(int argc, char** argv)
         //    file's rows read straight into the memory that moves them and converted there (rows
         //    of width bytes: the packing reads bytes); the device pipeline, every step timed by
         //    its event: binarise and pack, each morphology pass, unpack; then the band's rows of
-        //    output.bmp laid out on the device and written as they come back.
-        // The host's copies for step 6, only when asked for: each band adds its rows.
+        //    output.bmp laid out on the device and written as they come back. With --save-raw or
+        //    --verify each band also adds its rows to the host's copies of the whole images.
         const bool host_copies_wanted = options.save_raw || options.verify;
         sdk::MorphologyHostCopies copies;
         if (host_copies_wanted) copies = sdk::morphology_host_copies(image.width(), image.height());
