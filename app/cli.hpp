@@ -27,6 +27,7 @@ struct CommonOptions {
     bool quiet = false;
     unsigned iterations = 0;                           // -n: timed repetitions after a warm-up
     std::optional<std::filesystem::path> trace;        // timeline of the run (Chrome trace JSON)
+    std::size_t band_rows = 0;                         // at most this many output rows a band; 0: whole
 };
 
 // The bundled photograph, found next to the executable.

@@ -2,9 +2,13 @@
 
 #include "runtime/errors.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
+#include <stdexcept>
+#include <string>
 #include <system_error>
 #include <vector>
 
@@ -171,7 +175,18 @@ std::string OpenClContext::device_name() const { return device.getInfo<CL_DEVICE
 
 std::uint64_t OpenClContext::max_allocation_bytes() const
 {
-    return device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    const std::uint64_t device_limit = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    // SDK_MAX_ALLOC_BYTES lowers the limit (never raises it): how tests and users make an
+    // ordinary image run in bands on a device that would take it whole.
+    const char* forced = std::getenv("SDK_MAX_ALLOC_BYTES");
+    if (!forced || !*forced) return device_limit;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long value = std::strtoull(forced, &end, 10);
+    if (*end != '\0' || errno != 0 || value == 0 || forced[0] == '-')
+        throw std::runtime_error(std::string("SDK_MAX_ALLOC_BYTES='") + forced +
+                                 "': expected a positive number of bytes");
+    return std::min<std::uint64_t>(device_limit, value);
 }
 
 OpenClContext make_context(const DeviceSelection& selection)
@@ -197,10 +212,12 @@ OpenClContext make_context(const cl::Device& device)
 void check_fits_device(const OpenClContext& cl, std::uint64_t bytes, const std::string& what)
 {
     const std::uint64_t limit = cl.max_allocation_bytes();
+    const char* forced = std::getenv("SDK_MAX_ALLOC_BYTES");
     if (bytes > limit)
         throw std::runtime_error(what + " needs a buffer of " + std::to_string(bytes) +
                                  " bytes, more than the device's maximum allocation of " +
-                                 std::to_string(limit) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)");
+                                 std::to_string(limit) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE" +
+                                 (forced && *forced ? " or SDK_MAX_ALLOC_BYTES)" : ")"));
 }
 
 }  // namespace sdk

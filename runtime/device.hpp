@@ -52,6 +52,7 @@ struct OpenClContext {
     void record(const cl::Kernel& kernel, const cl::Event& event) const;  // named as the kernel
 
     std::string device_name() const;
+    // CL_DEVICE_MAX_MEM_ALLOC_SIZE, or the environment's SDK_MAX_ALLOC_BYTES where lower.
     std::uint64_t max_allocation_bytes() const;
 };
 

@@ -1,5 +1,7 @@
 #include "runtime/pipeline_timer.hpp"
 
+#include <algorithm>
+
 #include <iomanip>
 
 namespace sdk {
@@ -28,9 +30,10 @@ double PipelineTimer::total_ms() const
 
 double PipelineTimer::step_ms(const std::string& name) const
 {
+    double ms = 0;
     for (const auto& step : steps_)
-        if (step.name == name) return step.ms;
-    return 0;
+        if (step.name == name) ms += step.ms;
+    return ms;
 }
 
 void PipelineTimer::print(std::ostream& out) const
@@ -40,7 +43,20 @@ void PipelineTimer::print(std::ostream& out) const
         << "  " << std::left << std::setw(30) << "step" << std::right << std::setw(11) << "ms"
         << std::setw(12) << "MB/s" << std::setw(8) << "share" << "\n";
     out << std::fixed;
+    // A step repeated (once per band) adds up in its first line: the table stays one screen,
+    // while steps() keeps every one for the trace.
+    std::vector<Step> lines;
     for (const auto& step : steps_) {
+        auto same = std::find_if(lines.begin(), lines.end(),
+                                 [&](const Step& line) { return line.name == step.name; });
+        if (same == lines.end()) {
+            lines.push_back(step);
+        } else {
+            same->bytes += step.bytes;
+            same->ms += step.ms;
+        }
+    }
+    for (const auto& step : lines) {
         out << "  " << std::left << std::setw(30) << step.name << std::right << std::setw(11)
             << std::setprecision(3) << step.ms << std::setw(12) << std::setprecision(1);
         if (step.bytes > 0 && step.ms > 0)

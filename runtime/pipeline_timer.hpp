@@ -28,6 +28,7 @@ public:
         return std::forward<Step>(step)();
     }
 
+    // A name already in the table adds to its step (a run in bands repeats each band's steps).
     void add(const std::string& name, std::uint64_t bytes, std::chrono::nanoseconds duration);
     void add(const std::string& name, std::uint64_t bytes,
              std::chrono::steady_clock::time_point start, std::chrono::steady_clock::time_point end);

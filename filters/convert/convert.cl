@@ -73,7 +73,10 @@ inline void file_row_to_luminance(__global const uchar* restrict rows, int strid
         group_luminance(pixels, bytes_per_pixel, out);
         return;
     }
-    for (int i = 0; i < PIXELS_PER_ITEM; ++i)
+    // Never past the row's pitch: with rows `width` bytes apart (fir_float, morphology_packed),
+    // the bytes after a row are the next row's, which another work-item writes.
+    const int end = min(PIXELS_PER_ITEM, row_pitch - x0);
+    for (int i = 0; i < end; ++i)
         out[i] = x0 + i < width ? pixel_luminance(pixels + bytes_per_pixel * i, bytes_per_pixel)
                                 : 0;
 }

@@ -50,6 +50,12 @@ void FirFilter::bind_arguments()
     // [Arguments]
 }
 
+RowFootprint FirFilter::row_footprint(std::size_t width)
+{
+    const std::size_t row_pitch_bytes = pitch_for(width * sizeof(cl_float));
+    return {row_pitch_bytes, row_pitch_bytes / sizeof(cl_float)};
+}
+
 void FirFilter::allocate(std::size_t width, std::size_t height)
 {
     // Kernels index with 32-bit ints, the fast type on every GPU; refuse what they cannot address.

@@ -1,5 +1,6 @@
 #pragma once
 #include "filters/border.hpp"
+#include "runtime/bands.hpp"
 #include "runtime/device.hpp"
 #include "runtime/transfers.hpp"
 #include "imageio/image.hpp"
@@ -31,6 +32,8 @@ public:
     // apart), e.g. converted on the device from the file's rows; output_buffer() has the same
     // layout. download_luminance() brings the luminance back as 8 bits, for --verify.
     void allocate(std::size_t width, std::size_t height);
+    // One row's cost to the float buffers, for cutting images into bands (runtime/bands.hpp).
+    static RowFootprint row_footprint(std::size_t width);
     const cl::Buffer& luminance_buffer() const { return luminance_; }
     const cl::Buffer& output_buffer() const { return output_; }
     std::size_t float_pitch() const { return row_pitch_bytes_ / sizeof(cl_float); }

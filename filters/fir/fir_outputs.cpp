@@ -9,6 +9,19 @@
 
 namespace sdk {
 
+FirHostCopies fir_host_copies(std::size_t width, std::size_t height)
+{
+    return {Image{width, height, 1, std::vector<std::uint8_t>(width * height)},
+            std::vector<float>(width * height)};
+}
+
+void add_band(FirHostCopies& copies, FirFilter& fir, const Band& band)
+{
+    const std::size_t width = copies.luminance.width;
+    place_band_rows(band, fir.download_luminance().pixels, width, copies.luminance.pixels);
+    place_band_rows(band, fir.download(), width, copies.output);
+}
+
 std::vector<std::filesystem::path> fir_output_paths(
     const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder)
 {

@@ -1,6 +1,8 @@
 #pragma once
 #include "filters/border.hpp"
 #include "filters/fir/fir_coefficients.hpp"
+#include "filters/fir/fir_filter.hpp"
+#include "runtime/bands.hpp"
 #include "imageio/image.hpp"
 
 #include <filesystem>
@@ -13,6 +15,16 @@ namespace sdk {
 // The files a FIR run writes: output.bmp, the float output rounded and clamped to 8 bits
 // (to_8bit, done on the device by float_to_8bit), and with --save-raw output.npy (the exact
 // floats) and luminance.npy.
+// The host's copies of a run's images, whole: what --save-raw and --verify use. A run in bands
+// adds each band's output rows (add_band) as it goes.
+struct FirHostCopies {
+    Image luminance;
+    std::vector<float> output;
+};
+FirHostCopies fir_host_copies(std::size_t width, std::size_t height);
+// Downloads the band just run by `fir` and keeps its output rows.
+void add_band(FirHostCopies& copies, FirFilter& fir, const Band& band);
+
 std::vector<std::filesystem::path> fir_output_paths(
     const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder);
 

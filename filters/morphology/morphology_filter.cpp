@@ -24,6 +24,12 @@ std::vector<MorphologyPass> passes_of(MorphologyOperation operation)
     throw std::invalid_argument("unknown morphology operation");
 }
 
+std::size_t halo_rows(MorphologyShape shape, MorphologyOperation operation)
+{
+    const std::size_t radius = shape == MorphologyShape::square ? 1 : 2;
+    return radius * passes_of(operation).size();
+}
+
 namespace {
 
 // Each packed word holds 32 pixels (see filters/morphology/morphology_packed.cl, [Packed layout]).
@@ -67,6 +73,12 @@ void MorphologyFilter::check_addressable(std::size_t width, std::size_t height) 
     const std::uint64_t pixels = std::uint64_t{width} * height;
     check_kernel_can_address(cl_, pixels, pixels,
                              "an image of " + std::to_string(width) + "x" + std::to_string(height));
+}
+
+RowFootprint MorphologyFilter::row_footprint(std::size_t width)
+{
+    const std::uint64_t packed_row = 4 * divide_round_up(width, kPixelsPerWord);
+    return {std::max<std::uint64_t>(width, packed_row), width};
 }
 
 void MorphologyFilter::allocate(std::size_t width, std::size_t height)

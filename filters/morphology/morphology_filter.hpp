@@ -1,4 +1,5 @@
 #pragma once
+#include "runtime/bands.hpp"
 #include "runtime/device.hpp"
 #include "runtime/transfers.hpp"
 #include "imageio/image.hpp"
@@ -18,6 +19,11 @@ namespace sdk {
 // One dilation or erosion over the packed image; each operation is one or two of them.
 enum class MorphologyPass { dilate, erode };
 std::vector<MorphologyPass> passes_of(MorphologyOperation operation);
+// The rows above and below an output row that it depends on, for cutting images into bands
+// (runtime/bands.hpp): each pass reads the structuring element's radius (square 1, diamond 2)
+// of the previous pass's result, so the halo is the radius times the passes (closing with the
+// diamond: 4).
+std::size_t halo_rows(MorphologyShape shape, MorphologyOperation operation);
 
 // Binary morphology on bit-packed images (filters/morphology/morphology_packed.cl): build once per shape,
 // then upload a luminance image, binarise and pack it, run the passes, unpack and read back.
@@ -37,6 +43,9 @@ public:
     // straight from the file (app/device_io.hpp); output_buffer() is then written out the same
     // way. download_luminance() brings the luminance back, for --verify and --save-raw.
     void allocate(std::size_t width, std::size_t height);
+    // One row's cost to the largest buffer (bytes: the luminance and the unpacked output, or
+    // the packed words on very narrow images; elements: pixels), for cutting images into bands.
+    static RowFootprint row_footprint(std::size_t width);
     const cl::Buffer& luminance_buffer() const { return luminance_; }
     const cl::Buffer& output_buffer() const { return unpacked_; }
     Image download_luminance();

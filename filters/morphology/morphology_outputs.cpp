@@ -7,6 +7,36 @@
 
 namespace sdk {
 
+MorphologyHostCopies morphology_host_copies(std::size_t width, std::size_t height)
+{
+    // The packed bitmaps take the device's row pitch, known at the first band.
+    const PackedBitmap packed{width, height, 0, {}};
+    return {Image{width, height, 1, std::vector<std::uint8_t>(width * height)},
+            MorphologyResult{std::vector<std::uint8_t>(width * height), packed, packed}};
+}
+
+namespace {
+void add_packed_band(PackedBitmap& whole, const PackedBitmap& band_bits, const Band& band)
+{
+    if (whole.bits.empty()) {
+        whole.row_pitch = band_bits.row_pitch;
+        whole.bits.assign(whole.row_pitch * whole.height, 0);
+    }
+    place_band_rows(band, band_bits.bits, whole.row_pitch, whole.bits);
+}
+}  // namespace
+
+void add_band(MorphologyHostCopies& copies, MorphologyFilter& morphology, const Band& band,
+              bool packed)
+{
+    const std::size_t width = copies.luminance.width;
+    place_band_rows(band, morphology.download_luminance().pixels, width, copies.luminance.pixels);
+    place_band_rows(band, morphology.download(), width, copies.result.output);
+    if (!packed) return;
+    add_packed_band(copies.result.packed_input, morphology.download_packed_input(), band);
+    add_packed_band(copies.result.packed_output, morphology.download_packed_result(), band);
+}
+
 std::vector<std::filesystem::path> morphology_output_paths(
     const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder)
 {

@@ -1,5 +1,7 @@
 #pragma once
+#include "filters/morphology/morphology_filter.hpp"
 #include "filters/morphology/morphology_reference.hpp"
+#include "runtime/bands.hpp"
 #include "imageio/image.hpp"
 #include "imageio/pbm.hpp"
 
@@ -20,6 +22,17 @@ struct MorphologyResult {
 
 // The files a run writes: output.bmp (foreground white), and with --save-raw input.pbm (the
 // binarised input), output.pbm (the result), P4 with 1 = foreground, and luminance.npy.
+// The host's copies of a run's images, whole: what --save-raw (with `packed`, the packed
+// bitmaps too) and --verify use. A run in bands adds each band's output rows (add_band).
+struct MorphologyHostCopies {
+    Image luminance;
+    MorphologyResult result;
+};
+MorphologyHostCopies morphology_host_copies(std::size_t width, std::size_t height);
+// Downloads the band just run by `morphology` and keeps its output rows.
+void add_band(MorphologyHostCopies& copies, MorphologyFilter& morphology, const Band& band,
+              bool packed);
+
 std::vector<std::filesystem::path> morphology_output_paths(
     const std::filesystem::path& output, const std::optional<std::filesystem::path>& raw_folder);
 

@@ -114,6 +114,11 @@ void SobelFilter::upload(const Image& luminance)
                 "the luminance");
 }
 
+RowFootprint SobelFilter::row_footprint(std::size_t width)
+{
+    return {pitch_for(width), pitch_for(width)};
+}
+
 void SobelFilter::allocate(std::size_t width, std::size_t height)
 {
     width_ = width;

@@ -1,5 +1,6 @@
 #pragma once
 #include "filters/border.hpp"
+#include "runtime/bands.hpp"
 #include "runtime/device.hpp"
 #include "runtime/transfers.hpp"
 #include "imageio/image.hpp"
@@ -38,6 +39,9 @@ public:
     // The same buffers without the upload, for a luminance the device computes itself into
     // luminance_buffer() (rows row_pitch() bytes apart).
     void allocate(std::size_t width, std::size_t height);
+    // What one row of a `width`-pixel image costs its largest buffer (luminance, dX, dY and the
+    // magnitude are alike), for cutting images into bands (runtime/bands.hpp). Halo: 1 row.
+    static RowFootprint row_footprint(std::size_t width);
     const cl::Buffer& luminance_buffer() const { return luminance_; }
     // After run_magnitude(): the magnitude on the device, rows row_pitch() bytes apart.
     const cl::Buffer& magnitude_buffer() const { return magnitude_; }

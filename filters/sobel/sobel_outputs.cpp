@@ -11,6 +11,24 @@
 
 namespace sdk {
 
+SobelHostCopies sobel_host_copies(std::size_t width, std::size_t height)
+{
+    const std::size_t pixels = width * height;
+    return {Image{width, height, 1, std::vector<std::uint8_t>(pixels)},
+            SobelGradients{std::vector<std::int8_t>(pixels), std::vector<std::int8_t>(pixels)},
+            std::vector<std::uint8_t>(pixels)};
+}
+
+void add_band(SobelHostCopies& copies, SobelFilter& sobel, const Band& band)
+{
+    const std::size_t width = copies.luminance.width;
+    place_band_rows(band, sobel.download_luminance().pixels, width, copies.luminance.pixels);
+    const SobelGradients gradients = sobel.download();
+    place_band_rows(band, gradients.dx, width, copies.gradients.dx);
+    place_band_rows(band, gradients.dy, width, copies.gradients.dy);
+    place_band_rows(band, sobel.download_magnitude(), width, copies.magnitude);
+}
+
 SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryMode memory,
                              PipelineTimer& pipeline)
 {

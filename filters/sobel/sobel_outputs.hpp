@@ -19,6 +19,17 @@ struct SobelRun {
 SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryMode memory,
                              PipelineTimer& pipeline);
 
+// The host's copies of a run's images, whole: what --save-gradients, --save-raw and --verify
+// use. A run in bands adds each band's output rows (add_band) as it goes.
+struct SobelHostCopies {
+    Image luminance;
+    SobelGradients gradients;
+    std::vector<std::uint8_t> magnitude;
+};
+SobelHostCopies sobel_host_copies(std::size_t width, std::size_t height);
+// Downloads the band just run by `sobel` and keeps its output rows.
+void add_band(SobelHostCopies& copies, SobelFilter& sobel, const Band& band);
+
 // Every file a Sobel run writes: `output` (the magnitude), with `gradients` output-dX.bmp and
 // output-dY.bmp (|dX|, |dY|), and with a `raw_folder` the write_sobel_raw files in it.
 std::vector<std::filesystem::path> sobel_output_paths(

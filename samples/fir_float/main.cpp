@@ -48,7 +48,6 @@ int main(int argc, char** argv)
                                                      0, [&] { return sdk::open_image(options.input); });
         const std::size_t width = image.width();
         const std::size_t height = image.height();
-        const std::uint64_t pixels = std::uint64_t{width} * height;
 
         // 3. Pick the device and how images reach it, and build the kernel for the border
         //    mode (the weights are kernel arguments, not part of the build) and the conversions.
@@ -67,57 +66,72 @@ int main(int argc, char** argv)
                              coefficients.to_string(),
                          memory);
 
-        // 4. The floats the kernel reads, made on the device: the file's rows go there as they
-        //    are stored (one byte per pixel or three, not four), become the 8-bit luminance and
-        //    then floats. The 8-bit images live on the device only.
-        fir->allocate(width, height);
-        const cl::Buffer luminance_bytes = sdk::create_image_buffer(
-            cl, sdk::MemoryMode::copy, CL_MEM_READ_WRITE, pixels, "the 8-bit luminance");
-        sdk::load_luminance_on_device(image, cl, memory.mode, *conversions, luminance_bytes, width,
-                                      pipeline);
-        pipeline.time("kernel luminance to float", pixels + 4 * pixels, [&] {
-            conversions->to_float(luminance_bytes, width, height, width, fir->luminance_buffer(),
-                                  fir->float_pitch()).wait();
-        });
+        // 4. How the image is cut: whole when the device can allocate its buffers, else in
+        //    horizontal bands of rows, each run as if it were the whole image with a 1-row halo
+        //    either side (the 3x3 weights' radius), the halo's results thrown away
+        //    (runtime/bands.hpp).
+        const sdk::BandPlan plan = sdk::plan_device_bands(
+            image, cl, 1, sdk::FirFilter::row_footprint(width), options.band_rows);
+        sdk::refuse_with_bands(plan, {{"--iterations", options.iterations > 0}});
+        if (plan.banded()) log << sdk::describe(plan) << "\n";
 
-        // 5. The filter, then output.bmp: the floats rounded to 8 bits on the device, laid out
-        //    as the file's rows and written as they come back.
+        // 5. A band at a time (usually one: the whole image). The floats the kernel reads, made
+        //    on the device: the file's rows go there as they are stored (one byte per pixel or
+        //    three, not four), become the 8-bit luminance and then floats; the 8-bit images live
+        //    on the device only. The filter, then the band's rows of output.bmp: the floats
+        //    rounded to 8 bits on the device, laid out as the file's rows and written as they
+        //    come back. With --save-raw or --verify each band also adds its rows to the host's
+        //    copies of the whole images (step 8).
+        const bool host_copies_wanted = options.save_raw || options.verify;
+        sdk::FirHostCopies copies;
+        if (host_copies_wanted) copies = sdk::fir_host_copies(width, height);
+        sdk::BandReader reader(image, cl, memory.mode, *conversions);
+        sdk::BandWriter writer(options.output, width, height, cl, memory.mode, *conversions);
         cl::Event kernel;
-        pipeline.time("kernel fir_float", fir->bytes_moved(), [&] {
-            kernel = fir->run();
-            kernel.wait();
-        });
-        const cl::Buffer result_bytes = sdk::create_image_buffer(
-            cl, sdk::MemoryMode::copy, CL_MEM_READ_WRITE, pixels, "the 8-bit result");
-        pipeline.time("kernel float to 8 bits", 4 * pixels + pixels, [&] {
-            conversions->to_8bit(fir->output_buffer(), fir->float_pitch(), width, height,
-                                 result_bytes, width).wait();
-        });
-        sdk::write_image_from_device(options.output, result_bytes, width, height, width, cl,
-                                     memory.mode, *conversions, pipeline);
+        for (const sdk::Band& band : writer.in_file_order(plan.bands)) {
+            const std::size_t rows = band.input_rows();
+            const std::uint64_t band_pixels = std::uint64_t{width} * rows;
+            fir->allocate(width, rows);
+            const cl::Buffer luminance_bytes = sdk::create_image_buffer(
+                cl, sdk::MemoryMode::copy, CL_MEM_READ_WRITE, band_pixels, "the 8-bit luminance");
+            reader.load_luminance(band, luminance_bytes, width, pipeline);
+            pipeline.time("kernel luminance to float", band_pixels + 4 * band_pixels, [&] {
+                conversions->to_float(luminance_bytes, width, rows, width, fir->luminance_buffer(),
+                                      fir->float_pitch()).wait();
+            });
+            pipeline.time("kernel fir_float", fir->bytes_moved(), [&] {
+                kernel = fir->run();
+                kernel.wait();
+            });
+            const cl::Buffer result_bytes = sdk::create_image_buffer(
+                cl, sdk::MemoryMode::copy, CL_MEM_READ_WRITE, band_pixels, "the 8-bit result");
+            pipeline.time("kernel float to 8 bits", 4 * band_pixels + band_pixels, [&] {
+                conversions->to_8bit(fir->output_buffer(), fir->float_pitch(), width, rows,
+                                     result_bytes, width).wait();
+            });
+            writer.write(band, result_bytes, width, pipeline);
+            if (host_copies_wanted) sdk::add_band(copies, *fir, band);
+        }
+        writer.commit(pipeline);
         const sdk::EventTimes kernel_times = sdk::event_times(kernel);
         sdk::print_event_times(log, kernel_times);
         pipeline.print(log);
 
-        // 6. With -n, time repeated runs: one run includes first-launch costs a loop does not.
+        // 7. With -n, time repeated runs: one run includes first-launch costs a loop does not.
         if (options.iterations > 0) {
             const auto ms = sdk::time_kernel(options.iterations, [&] { return fir->run(); });
             sdk::print_kernel_statistics(log, options.iterations, ms, fir->bytes_moved());
         }
 
-        // 7. What needs the host's copies, only when asked: the exact floats with --save-raw,
+        // 8. What needs the host's copies, only when asked: the exact floats with --save-raw,
         //    and the check against the C++ reference, which also times the "C code running on
-        //    a CPU" the seeds compare with. Then every file is put in place together.
-        if (options.save_raw || options.verify) {
-            const sdk::Image luminance = fir->download_luminance();
-            const std::vector<float> output = fir->download();
-            if (options.save_raw) sdk::write_fir_raw(*options.save_raw, luminance, output);
-            if (options.verify) {
-                const double reference_ms =
-                    sdk::verify_fir(log, luminance, coefficients, options.border, output);
-                sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(),
-                                          reference_ms);
-            }
+        //    a CPU" the seeds compare with, of the whole image however it was cut. Then every
+        //    file is put in place together.
+        if (options.save_raw) sdk::write_fir_raw(*options.save_raw, copies.luminance, copies.output);
+        if (options.verify) {
+            const double reference_ms = sdk::verify_fir(log, copies.luminance, coefficients,
+                                                        options.border, copies.output);
+            sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
         }
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();

@@ -78,26 +78,48 @@ int main(int argc, char** argv)
                              std::to_string(threshold) + ", region " + sdk::roi_text(roi),
                          memory);
 
-        // 3. The luminance on the device, the file's rows read straight into the memory that
-        //    moves them and converted there (rows of width bytes: the packing reads bytes).
-        morphology->allocate(image.width(), image.height());
-        sdk::load_luminance_on_device(image, cl, memory.mode, *conversions,
-                                      morphology->luminance_buffer(), image.width(), pipeline);
+        // 3. How the image is cut: whole when the device can allocate its buffers, else in
+        //    horizontal bands of rows, each run as if it were the whole image with a halo of
+        //    the element's radius times the passes either side, the halo's results thrown away
+        //    (runtime/bands.hpp). A region is a whole-image thing: not with bands.
+        const sdk::BandPlan plan = sdk::plan_device_bands(
+            image, cl, sdk::halo_rows(shape, operation),
+            sdk::MorphologyFilter::row_footprint(image.width()), options.band_rows);
+        sdk::refuse_with_bands(plan, {{"--roi", !region.empty()},
+                                      {"--iterations", options.iterations > 0}});
+        if (plan.banded()) log << sdk::describe(plan) << "\n";
 
-        // 4. The device pipeline, every step timed by its event: binarise and pack, each
-        //    morphology pass, unpack.
-        const auto first_run = sdk::step_timings(morphology->run(binarisation, operation, roi));
+        // 4. A band at a time (usually one: the whole image): the luminance on the device, the
+        //    file's rows read straight into the memory that moves them and converted there (rows
+        //    of width bytes: the packing reads bytes); the device pipeline, every step timed by
+        //    its event: binarise and pack, each morphology pass, unpack; then the band's rows of
+        //    output.bmp laid out on the device and written as they come back. With --save-raw or
+        //    --verify each band also adds its rows to the host's copies of the whole images.
+        const bool host_copies_wanted = options.save_raw || options.verify;
+        sdk::MorphologyHostCopies copies;
+        if (host_copies_wanted) copies = sdk::morphology_host_copies(image.width(), image.height());
+        sdk::BandReader reader(image, cl, memory.mode, *conversions);
+        sdk::BandWriter writer(options.output, image.width(), image.height(), cl, memory.mode,
+                               *conversions);
+        std::vector<sdk::StepTiming> first_run;
+        for (const sdk::Band& band : writer.in_file_order(plan.bands)) {
+            morphology->allocate(image.width(), band.input_rows());
+            reader.load_luminance(band, morphology->luminance_buffer(), image.width(), pipeline);
+            const sdk::Roi band_roi =
+                plan.banded() ? sdk::whole_image(image.width(), band.input_rows()) : roi;
+            first_run = sdk::step_timings(morphology->run(binarisation, operation, band_roi));
+            writer.write(band, morphology->output_buffer(), image.width(), pipeline);
+            if (host_copies_wanted)
+                sdk::add_band(copies, *morphology, band, options.save_raw.has_value());
+        }
+        writer.commit(pipeline);
         log << "Packed: " << morphology->words_per_row() << " words of 32 pixels a row (row pitch "
-            << morphology->row_pitch() << " bytes)\nFirst run (includes first-launch costs):\n";
+            << morphology->row_pitch() << " bytes)\nFirst run (includes first-launch costs"
+            << (plan.banded() ? ", the last band" : "") << "):\n";
         sdk::step_table(first_run).print(log);
-
-        // 5. output.bmp: its rows laid out on the device and written as they come back.
-        sdk::write_image_from_device(options.output, morphology->output_buffer(), image.width(),
-                                     image.height(), image.width(), cl, memory.mode,
-                                     *conversions, pipeline);
         pipeline.print(log);
 
-        // 6. With -n, the median of each step over N more runs (the first was the warm-up).
+        // 5. With -n, the median of each step over N more runs (the first was the warm-up).
         if (options.iterations > 0) {
             std::vector<std::vector<sdk::StepTiming>> runs;
             for (unsigned i = 0; i < options.iterations; ++i)
@@ -114,22 +136,13 @@ int main(int argc, char** argv)
             log.unsetf(std::ios::floatfield);
         }
 
-        // 7. What needs the host's copies, only when asked: the packed input and result as PBM
-        //    and the luminance with --save-raw, and the check against the C++ reference.
-        //    Then every file is put in place together.
-        if (options.save_raw || options.verify) {
-            const sdk::Image luminance = morphology->download_luminance();
-            sdk::MorphologyResult result;
-            result.output = morphology->download();
-            if (options.save_raw) {
-                result.packed_input = morphology->download_packed_input();
-                result.packed_output = morphology->download_packed_result();
-                sdk::write_morphology_raw(*options.save_raw, luminance, result);
-            }
-            if (options.verify)
-                sdk::verify_morphology(log, luminance, binarisation, operation, shape, roi,
-                                       result.output);
-        }
+        // 6. What needs the host's copies, only when asked: the packed input and result as PBM
+        //    and the luminance with --save-raw, and the check against the C++ reference, of the
+        //    whole image however it was cut. Then every file is put in place together.
+        if (options.save_raw) sdk::write_morphology_raw(*options.save_raw, copies.luminance, copies.result);
+        if (options.verify)
+            sdk::verify_morphology(log, copies.luminance, binarisation, operation, shape, roi,
+                                   copies.result.output);
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
         log << "Wrote " << options.output.string()

@@ -60,18 +60,27 @@ int main(int argc, char** argv)
         const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
                                                      0, [&] { return sdk::open_image(options.input); });
 
-        // 2. Pick the device, how images reach it, and the kernel: the one asked for, or with
-        //    auto the fastest on this device for images of this size (measured the first time
-        //    a size class is seen, or with --retune, then cached).
+        // 2. Pick the device and how images reach it, and how the image is cut: whole when the
+        //    device can allocate its buffers, else in horizontal bands of rows, each run as if
+        //    it were the whole image with a 1-row halo either side (Sobel's radius), the halo's
+        //    results thrown away (runtime/bands.hpp).
         const cl::Device device =
             pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
         const sdk::OpenClContext cl =
             pipeline.time("create context", 0, [&] { return sdk::make_context(device); });
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, device);
+        const sdk::BandPlan plan = sdk::plan_device_bands(
+            image, cl, 1, sdk::SobelFilter::row_footprint(image.width()), options.band_rows);
+        sdk::refuse_with_bands(plan, {{"--host-conversions", host_conversions},
+                                      {"--iterations", options.iterations > 0}});
+
+        // 3. The kernel: the one asked for, or with auto the fastest on this device for images
+        //    of this size, a band's if the image is cut (measured the first time a size class
+        //    is seen, or with --retune, then cached).
         sdk::SobelChoice choice;
         if (variant_name == "auto") {
             const sdk::TuningResult tuned = sdk::choose_sobel_kernel(
-                cl, options.border, image.width(), image.height(),
+                cl, options.border, image.width(), plan.bands.front().input_rows(),
                 retune ? sdk::Tuning::retune : sdk::Tuning::use_cache);
             choice = tuned.choice;
             if (!tuned.from_cache) log << sdk::describe_measurement(tuned) << "\n";
@@ -83,7 +92,7 @@ int main(int argc, char** argv)
         }
         if (!work_group.empty()) std::tie(choice.group_x, choice.group_y) = sdk::parse_work_group(work_group);
 
-        // 3. Build the kernels: Sobel for the border mode, and the conversions between the
+        // 4. Build the kernels: Sobel for the border mode, and the conversions between the
         //    file's rows and the images the kernels read and write.
         auto [sobel, conversions] = pipeline.time("build kernels", 0, [&] {
             return std::make_pair(
@@ -95,68 +104,75 @@ int main(int argc, char** argv)
                          "variant " + sdk::describe(choice) + ", border " +
                              sdk::border_name(options.border),
                          memory);
+        if (plan.banded()) log << sdk::describe(plan) << "\n";
 
-        // 4. The luminance on the device: the file's rows read straight into the memory that
-        //    moves them there as they are stored, and converted there (or, to compare, on the
-        //    host).
-        if (host_conversions) {
+        // 5. A band at a time (usually one: the whole image): the luminance on the device, the
+        //    file's rows read straight into the memory that moves them there as they are stored
+        //    and converted there; the gradients and their magnitude, each a kernel; the band's
+        //    rows of output.bmp laid out on the device and written after its header as they come
+        //    back (a .png output is downloaded and compressed on the host at the end).
+        const std::uint64_t pixels = std::uint64_t{image.width()} * image.height();
+        cl::Event kernel;
+        const auto run_sobel = [&] {
+            pipeline.time("kernel sobel", sobel->bytes_moved(), [&] {
+                kernel = sobel->run();
+                kernel.wait();
+            });
+            pipeline.time("kernel sobel_magnitude", 3 * sobel->pixel_count(),
+                          [&] { sobel->run_magnitude().wait(); });
+        };
+        // The host's copies, only when asked for: the gradient images, the raw arrays, the
+        // check against the C++ reference (step 7); each band adds its rows.
+        const bool host_copies_wanted = save_gradients || options.save_raw || options.verify;
+        sdk::SobelHostCopies copies;
+        if (host_copies_wanted) copies = sdk::sobel_host_copies(image.width(), image.height());
+        if (!host_conversions) {
+            sdk::BandReader reader(image, cl, memory.mode, *conversions);
+            sdk::BandWriter writer(options.output, image.width(), image.height(), cl, memory.mode,
+                                   *conversions);
+            for (const sdk::Band& band : writer.in_file_order(plan.bands)) {
+                sobel->allocate(image.width(), band.input_rows());
+                reader.load_luminance(band, sobel->luminance_buffer(), sobel->row_pitch(), pipeline);
+                run_sobel();
+                writer.write(band, sobel->magnitude_buffer(), sobel->row_pitch(), pipeline);
+                if (host_copies_wanted) sdk::add_band(copies, *sobel, band);
+            }
+            writer.commit(pipeline);
+        } else {
+            // To compare: decoded and converted on the host, dX and dY downloaded and the
+            // magnitude found on the host.
             const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);
             pipeline.time("upload luminance", luminance.pixels.size(), [&] { sobel->upload(luminance); });
-        } else {
-            sobel->allocate(image.width(), image.height());
-            sdk::load_luminance_on_device(image, cl, memory.mode, *conversions,
-                                          sobel->luminance_buffer(), sobel->row_pitch(), pipeline);
-        }
-
-        // 5. The gradients and their magnitude, each a kernel.
-        const std::uint64_t pixels = sobel->pixel_count();
-        cl::Event kernel;
-        pipeline.time("kernel sobel", sobel->bytes_moved(), [&] {
-            kernel = sobel->run();
-            kernel.wait();
-        });
-        pipeline.time("kernel sobel_magnitude", 3 * pixels, [&] { sobel->run_magnitude().wait(); });
-
-        // 6. output.bmp: its rows laid out on the device and written after its header, as they
-        //    come back; a .png output is downloaded as it is and compressed on the host (or, to
-        //    compare, dX and dY downloaded and the magnitude found on the host).
-        if (host_conversions) {
+            run_sobel();
+            if (host_copies_wanted) sdk::add_band(copies, *sobel, plan.bands.front());
             const auto gradients = pipeline.time("download dX, dY", 2 * pixels, [&] { return sobel->download(); });
             const auto magnitude = pipeline.time("magnitude on the host", 3 * pixels,
                                                  [&] { return sdk::gradient_magnitude(gradients); });
             pipeline.time("write " + options.output.filename().string(), pixels, [&] {
                 sdk::write_image(options.output, sdk::Image{image.width(), image.height(), 1, magnitude});
             });
-        } else {
-            sdk::write_image_from_device(options.output, sobel->magnitude_buffer(), image.width(),
-                                       image.height(), sobel->row_pitch(), cl, memory.mode,
-                                       *conversions, pipeline);
         }
         sdk::print_event_times(log, sdk::event_times(kernel));
         pipeline.print(log);
 
-        // 7. With -n, time repeated runs: one run includes first-launch costs a loop does not.
+        // 6. With -n, time repeated runs: one run includes first-launch costs a loop does not.
         sdk::report_repeated_runs(log, options.iterations, [&] { return sobel->run(); },
                                   sobel->bytes_moved());
 
-        // 8. What needs the host's copies, only when asked: the gradient images, the raw arrays,
+        // 7. What needs the host's copies, only when asked: the gradient images, the raw arrays,
         //    and the check against the C++ reference (which also times the seeds' "C code
-        //    running on a CPU").
-        if (save_gradients || options.save_raw || options.verify) {
-            const sdk::Image luminance = sobel->download_luminance();
-            const sdk::SobelGradients gradients = sobel->download();
-            const std::vector<std::uint8_t> magnitude = sobel->download_magnitude();
-            if (save_gradients) sdk::write_gradient_images(options.output, image.width(), image.height(), gradients);
-            if (options.save_raw) sdk::write_sobel_raw(*options.save_raw, luminance, gradients, magnitude);
-            if (options.verify) {
-                const double reference_ms =
-                    sdk::verify_sobel(log, luminance, options.border, gradients, magnitude);
-                sdk::print_cpu_comparison(log, sdk::event_times(kernel).run_ms, pipeline.total_ms(),
-                                          reference_ms);
-            }
+        //    running on a CPU"), all of the whole image, however it was cut.
+        if (save_gradients) sdk::write_gradient_images(options.output, image.width(), image.height(), copies.gradients);
+        if (options.save_raw)
+            sdk::write_sobel_raw(*options.save_raw, copies.luminance, copies.gradients, copies.magnitude);
+        if (options.verify) {
+            const double reference_ms = sdk::verify_sobel(log, copies.luminance, options.border,
+                                                          copies.gradients, copies.magnitude);
+            sdk::print_cpu_comparison(log, sdk::event_times(kernel).run_ms, pipeline.total_ms(),
+                                      reference_ms);
         }
 
-        // 9. Every file complete: put them all in place together.
+        // 8. Every file complete: put them all in place together.
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
         log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");

@@ -26,6 +26,9 @@ int main(int argc, char** argv)
 
         // 1. Reserve the files the run writes (all are put in place together at the end, or
         //    none), then read the image and turn it into the 8-bit luminance the filter works on.
+        if (options.band_rows != 0)
+            throw sdk::UsageError("--band-rows: sobel_no_vectors runs the whole image, the seeds' "
+                                  "way (bands are in sobel, fir_float and morphology_packed)");
         sdk::OutputSet outputs = sdk::reserve_outputs(
             options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw));
         const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);

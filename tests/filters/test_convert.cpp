@@ -73,20 +73,30 @@ TEST_P(ToLuminanceTest, EqualsTheReferenceWithZeroPadding)
         layout.stride = (size.width * bytes_per_pixel + 3) / 4 * 4;
         // Padding bytes random too: a kernel that reads them into pixels fails.
         const auto rows = random_bytes(layout.stride * size.height, seed++);
-        const std::size_t row_pitch = pitch_for(size.width);
-        const cl::Buffer luminance =
-            device_copy(std::vector<std::uint8_t>(row_pitch * size.height, kPoison));
+        // Rows padded to 64 (sobel), and rows `width` bytes apart (fir_float and
+        // morphology_packed), where a row's last work-item must stop at the next row; guard
+        // bytes after the image catch a write past its end.
+        for (const std::size_t row_pitch : {pitch_for(size.width), std::size_t{size.width}}) {
+            constexpr std::size_t guard = 64;
+            const cl::Buffer luminance =
+                device_copy(std::vector<std::uint8_t>(row_pitch * size.height + guard, kPoison));
 
-        conversions().to_luminance(device_copy(rows), layout, luminance, row_pitch).wait();
+            conversions().to_luminance(device_copy(rows), layout, luminance, row_pitch).wait();
 
-        const auto actual = host_copy(luminance, row_pitch * size.height);
-        const Image expected = luminance_from_bmp_rows(rows.data(), layout);
-        for (std::size_t y = 0; y < size.height; ++y)
-            for (std::size_t x = 0; x < row_pitch; ++x) {
-                const std::uint8_t want = x < size.width ? expected.pixels[y * size.width + x] : 0;
-                ASSERT_EQ(actual[y * row_pitch + x], want)
-                    << test::size_name(size) << " at (" << x << ", " << y << ")";
-            }
+            const auto actual = host_copy(luminance, row_pitch * size.height + guard);
+            const Image expected = luminance_from_bmp_rows(rows.data(), layout);
+            for (std::size_t y = 0; y < size.height; ++y)
+                for (std::size_t x = 0; x < row_pitch; ++x) {
+                    const std::uint8_t want =
+                        x < size.width ? expected.pixels[y * size.width + x] : 0;
+                    ASSERT_EQ(actual[y * row_pitch + x], want)
+                        << test::size_name(size) << " pitch " << row_pitch << " at (" << x
+                        << ", " << y << ")";
+                }
+            for (std::size_t i = 0; i < guard; ++i)
+                ASSERT_EQ(actual[row_pitch * size.height + i], kPoison)
+                    << test::size_name(size) << " pitch " << row_pitch << ": written past the end";
+        }
     }
 }
 
