@@ -12,7 +12,9 @@
 #include "runtime/errors.hpp"
 #include "app/cli.hpp"
 #include "filters/fir/fir_filter.hpp"
+#include "filters/fir/fir_tuning.hpp"
 #include "filters/morphology/morphology_filter.hpp"
+#include "filters/morphology/morphology_tuning.hpp"
 #include "filters/sobel/sobel_filter.hpp"
 #include "filters/sobel/sobel_tuning.hpp"
 #include "runtime/transfers.hpp"
@@ -162,6 +164,11 @@ public:
     {
         fir_.upload(image);
     }
+    FirKernel(const OpenClContext& cl, const WorkGroupShape& group, const Image& image)
+        : FirKernel(cl, image)
+    {
+        fir_.set_work_group(group.x, group.y);
+    }
     double run_seconds() override { return device_seconds(fir_.run()); }
     std::uint64_t bytes_moved() const override { return fir_.bytes_moved(); }
 
@@ -181,6 +188,12 @@ public:
     {
         morphology_.upload(image).event.wait();
         morphology_.binarise_and_pack(Binarisation{}).event.wait();
+    }
+    MorphologyKernel(const OpenClContext& cl, MorphologyShape shape, MorphologyOperation operation,
+                     const WorkGroupShape& group, const Image& image)
+        : MorphologyKernel(cl, shape, operation, image)
+    {
+        morphology_.set_work_group(group.x, group.y);
     }
     double run_seconds() override
     {
@@ -240,6 +253,83 @@ void register_kernel(Suite& suite, const std::string& filter, const std::string&
     benchmark::RegisterBenchmark(work.name.c_str(), time_kernel, &suite, work, std::move(make))
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
+}
+
+// Auto's choice against every candidate it chooses from, interleaved: each iteration is one round
+// in which auto's choice and then every candidate run once (warmed up first), so that a burst of
+// load lands on all of them alike rather than on whichever was timed at that moment. Each one's
+// median over the rounds is a counter (`auto_ms`, `fastest_ms`, `c<i>_ms` in the candidates'
+// order, named in the label), and `auto_over_fastest` is the issue's figure: auto's median over
+// the fastest candidate's. The iteration's time is auto's.
+struct Entrant {
+    std::string name;
+    std::shared_ptr<TimedKernel> kernel;
+};
+struct AutoContest {
+    std::string auto_choice;
+    std::vector<Entrant> candidates;
+    std::shared_ptr<TimedKernel> auto_kernel;
+};
+using MakeContest = std::function<AutoContest(const OpenClContext&, const Image&)>;
+
+void time_auto_contest(benchmark::State& state, Suite* suite, const Work& work,
+                       const MakeContest& make)
+{
+    guarded(state, [&] {
+        if (auto why = skip_reason(work.needs, suite->limits))
+            return state.SkipWithError(why->c_str());
+        auto& contest = reuse_setup<AutoContest>(work.name, [&] {
+            auto made = std::make_shared<AutoContest>(make(suite->cl, bench_image(work.size)));
+            made->auto_kernel->run_seconds();  // warm-up: first launches pay for lazy set-up
+            for (auto& candidate : made->candidates) candidate.kernel->run_seconds();
+            return made;
+        });
+        Samples auto_samples;
+        std::vector<Samples> candidate_samples(contest.candidates.size());
+        for (auto _ : state) {
+            const double seconds = contest.auto_kernel->run_seconds();
+            state.SetIterationTime(seconds);
+            auto_samples.add(seconds);
+            for (std::size_t i = 0; i < contest.candidates.size(); ++i)
+                candidate_samples[i].add(contest.candidates[i].kernel->run_seconds());
+        }
+        std::size_t fastest = 0;
+        std::string names;
+        for (std::size_t i = 0; i < candidate_samples.size(); ++i) {
+            state.counters["c" + std::to_string(i) + "_ms"] = candidate_samples[i].median() * 1e3;
+            if (candidate_samples[i].median() < candidate_samples[fastest].median()) fastest = i;
+            names += (i ? " " : "") + std::string("c") + std::to_string(i) + "=" +
+                     contest.candidates[i].name;
+        }
+        const double fastest_seconds = candidate_samples.at(fastest).median();
+        state.counters["auto_ms"] = auto_samples.median() * 1e3;
+        state.counters["fastest_ms"] = fastest_seconds * 1e3;
+        if (fastest_seconds > 0)
+            state.counters["auto_over_fastest"] = auto_samples.median() / fastest_seconds;
+        state.SetLabel("auto: " + contest.auto_choice + "; fastest: " +
+                       contest.candidates[fastest].name + "; " + names);
+    });
+}
+
+void register_auto_contest(Suite& suite, const std::string& filter, Size size, DeviceNeeds needs,
+                           MakeContest make)
+{
+    const Work work{"auto_vs_candidates/" + filter + "/" + size_name(size), size, needs};
+    benchmark::RegisterBenchmark(work.name.c_str(), time_auto_contest, &suite, work,
+                                 std::move(make))
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+}
+
+// A contest whose choice is a work-group shape (fir_float, morphology_packed's passes).
+template <typename MakeShaped>
+AutoContest work_group_contest(const Tuned<WorkGroupShape>& tuned, const std::vector<WorkGroupShape>& candidates,
+                               MakeShaped make)
+{
+    AutoContest contest{shape_text(tuned.choice), {}, make(tuned.choice)};
+    for (const WorkGroupShape& shape : candidates)
+        contest.candidates.push_back({shape_text(shape), make(shape)});
+    return contest;
 }
 
 // A sample's pipeline on the host's clock: upload, kernels, download, finished when the result
@@ -374,18 +464,41 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                             kernel->set_label(describe(choice));
                             return kernel;
                         });
-        // Every candidate auto chooses from, so that its choice can be checked against the
-        // fastest of them in the same run (bench/plot.py's "auto against every candidate"
-        // table). Filter "sobel_choice", variant "16x4-packed@32x1".
-        for (const SobelChoice& candidate : sobel_candidates(true))
-            register_kernel(suite, "sobel_choice",
-                            variant_name(candidate.variant) + "@" +
-                                std::to_string(candidate.group_x) + "x" +
-                                std::to_string(candidate.group_y),
-                            size, sobel_needs,
-                            [candidate](const OpenClContext& context, const Image& image) {
-                                return std::make_shared<SobelKernel>(context, candidate, image);
-                            });
+        // Auto's choice and every candidate it chooses from, interleaved (bench/plot.py's
+        // "auto against every candidate" table), for each tuned filter. The tuners cache their
+        // choices like the samples; set SDK_TUNING_CACHE to a fresh file to make them measure.
+        register_auto_contest(suite, "sobel", size, sobel_needs,
+                              [size](const OpenClContext& context, const Image& image) {
+            const SobelChoice choice =
+                choose_sobel_kernel(context, Border::replicate, size.width, size.height).choice;
+            AutoContest contest{describe(choice), {},
+                                std::make_shared<SobelKernel>(context, choice, image)};
+            for (const SobelChoice& candidate : sobel_candidates(true))
+                contest.candidates.push_back(
+                    {variant_name(candidate.variant) + "@" +
+                         shape_text({candidate.group_x, candidate.group_y}),
+                     std::make_shared<SobelKernel>(context, candidate, image)});
+            return contest;
+        });
+        register_auto_contest(suite, "fir", size, fir_needs,
+                              [size](const OpenClContext& context, const Image& image) {
+            return work_group_contest(
+                choose_fir_work_group(context, Border::replicate, size.width, size.height),
+                fir_candidates(), [&](const WorkGroupShape& shape) {
+                    return std::make_shared<FirKernel>(context, shape, image);
+                });
+        });
+        register_auto_contest(suite, "morphology_diamond_dilate", size, morphology_needs,
+                              [size](const OpenClContext& context, const Image& image) {
+            return work_group_contest(
+                choose_morphology_work_group(context, MorphologyShape::diamond, size.width,
+                                             size.height),
+                morphology_candidates(), [&](const WorkGroupShape& shape) {
+                    return std::make_shared<MorphologyKernel>(context, MorphologyShape::diamond,
+                                                              MorphologyOperation::dilate, shape,
+                                                              image);
+                });
+        });
         register_kernel(suite, "fir", "fir_float", size, fir_needs,
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<FirKernel>(context, image);

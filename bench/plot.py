@@ -40,6 +40,8 @@ def load(path):
         if name in records and entry.get("run_type") != "aggregate":
             continue  # a later repetition; the median aggregate replaces the first below
         parts = name.split("/")
+        if parts[0] == "auto_vs_candidates":  # auto_vs_candidates/FILTER/SIZE: no variant
+            parts.insert(2, "")
         record = {
             "name": name,
             "kind": parts[0],
@@ -52,6 +54,10 @@ def load(path):
         for key, counter in (("median_ms", "median_ms"), ("mpix", "Mpix/s"), ("gbps", "GB/s"),
                              ("fraction", "copy_fraction"), ("bytes", "bytes")):
             record[key] = entry.get(counter)
+        # The interleaved contest's counters: auto_ms, fastest_ms, auto_over_fastest, cN_ms.
+        record["contest"] = {key: value for key, value in entry.items()
+                             if key in ("auto_ms", "fastest_ms", "auto_over_fastest") or
+                             re.fullmatch(r"c[0-9]+_ms", key)}
         records[name] = record
     for name, spread in spreads.items():
         if name in records:
@@ -121,28 +127,27 @@ def table_row(cells):
 
 
 def auto_table(rows):
-    """Sobel's auto (what --variant auto chose for each size, its label) against the fastest of
-    the candidates it chooses from (kernel/sobel_choice/VARIANT@WxH/SIZE), all in the same run."""
+    """Each tuned filter's auto (what its tuner chose for each size) against the fastest of the
+    candidates it chooses from, timed interleaved in one benchmark
+    (auto_vs_candidates/FILTER/SIZE: each round runs auto's choice and every candidate once)."""
     out = []
-    for size in sizes_of(rows):
-        auto = next((r for r in rows if r["kind"] == "kernel" and r["filter"] == "sobel" and
-                     r["variant"] == "auto" and r["size"] == size and not r["error"]), None)
-        candidates = [r for r in rows if r["filter"] == "sobel_choice" and r["size"] == size and
-                      not r["error"] and r["median_ms"]]
-        if not auto or not candidates:
+    for r in rows:
+        contest = r.get("contest") or {}
+        if r["kind"] != "auto_vs_candidates" or r["error"] or "auto_ms" not in contest:
             continue
         if not out:
-            out += ["", "| size | auto's choice | auto ms | fastest candidate | its ms | "
-                    "auto / fastest | auto's choice as a candidate, ms | candidates |",
-                    "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: |"]
-        best = min(candidates, key=lambda r: r["median_ms"])
-        choice = auto["label"] or "?"
-        same = next((r for r in candidates
-                     if r["variant"] == choice.replace(", work-group ", "@")), None)
+            out += ["", "| filter | size | auto's choice | auto ms | fastest candidate | its ms | "
+                    "auto / fastest | candidates |",
+                    "| --- | --- | --- | ---: | --- | ---: | ---: | ---: |"]
+        parts = dict(part.split(": ", 1) for part in (r["label"] or "").split("; ")[:2]
+                     if ": " in part)
+        candidates = sum(1 for key in contest if re.fullmatch(r"c[0-9]+_ms", key))
+        ratio = contest.get("auto_over_fastest")
         out.append(table_row([
-            size, choice, number(auto["median_ms"]), best["variant"].replace("@", ", work-group "),
-            number(best["median_ms"]), f"{auto['median_ms'] / best['median_ms']:.2f}",
-            number(same["median_ms"]) if same else "–", str(len(candidates))]))
+            r["filter"], r["size"], parts.get("auto", "?"), number(contest["auto_ms"]),
+            parts.get("fastest", "?").replace("@", ", work-group "),
+            number(contest.get("fastest_ms")), f"{ratio:.2f}" if ratio else "–",
+            str(candidates)]))
     return out
 
 

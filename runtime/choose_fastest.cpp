@@ -2,6 +2,8 @@
 
 #include "runtime/profiling.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace sdk {
@@ -30,6 +32,20 @@ ContestResult decide(std::vector<double> median_ms, double tie_margin)
             result.runner_up = i;
     }
     return result;
+}
+
+double time_turn(const std::function<std::vector<double>(unsigned)>& launch,
+                 const TurnRules& rules)
+{
+    std::vector<double> launches = launch(1);
+    const double first_ms = launches.at(0);
+    if (first_ms < rules.min_ms && rules.max_launches > 1) {
+        const double wanted = first_ms > 0 ? std::ceil(rules.min_ms / first_ms) : rules.max_launches;
+        const auto more = static_cast<unsigned>(std::min<double>(wanted, rules.max_launches)) - 1;
+        if (more > 0)
+            for (const double ms : launch(more)) launches.push_back(ms);
+    }
+    return summarize(std::move(launches)).median;
 }
 
 ContestResult choose_fastest(std::size_t candidates,

@@ -33,6 +33,20 @@ ContestResult choose_fastest(std::size_t candidates,
                              const std::function<double(std::size_t)>& time_once,
                              const ContestRules& rules = {});
 
+// One candidate's turn in a round, for kernels so short that one launch is at the mercy of
+// launch jitter (a 20 microsecond kernel may take 40 now and then): the first launch's time
+// says how many more launches make up `min_ms` of kernel time (at most `max_launches` in all),
+// those run back to back, and the turn's figure is the median of all its launches. A kernel of
+// `min_ms` or more runs once, as before; a 50 microsecond one 20 times, about 1 ms.
+struct TurnRules {
+    double min_ms = 1.0;
+    unsigned max_launches = 100;  // a turn's cap, whatever the kernel's time (even 0)
+};
+// `launch(n)` runs the candidate n times back to back and returns each launch's kernel time
+// in ms.
+double time_turn(const std::function<std::vector<double>(unsigned)>& launch,
+                 const TurnRules& rules = {});
+
 // The decision alone, from each candidate's median: the earliest candidate within tie_margin of
 // the fastest wins.
 ContestResult decide(std::vector<double> median_ms, double tie_margin);

@@ -11,6 +11,20 @@ std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& devic
     });
 }
 
+void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x,
+                      std::size_t y, const std::string& kernel_name)
+{
+    const std::size_t limit = kernel_group_limit(kernel, device);
+    const auto item_limits = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    if (x == 0 || y == 0 || x > limit || y > limit / x || x > item_limits.at(0) ||
+        y > item_limits.at(1))
+        throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": the " +
+                         kernel_name + " kernel runs at most " + std::to_string(limit) +
+                         " work-items a group on this device (at most " +
+                         std::to_string(item_limits.at(0)) + " wide, " +
+                         std::to_string(item_limits.at(1)) + " high)");
+}
+
 // [Launch size 2d]
 LaunchSize launch_size_2d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items_x,
                           std::size_t items_y, std::size_t preferred_x, std::size_t preferred_y)

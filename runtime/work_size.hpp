@@ -2,6 +2,7 @@
 #include "runtime/opencl.hpp"
 
 #include <cstddef>
+#include <string>
 
 namespace sdk {
 
@@ -19,6 +20,12 @@ struct LaunchSize {
 
 // The most work-items a group of `kernel` may have on `device` (CL_KERNEL_WORK_GROUP_SIZE).
 std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& device);
+
+// Refuses (UsageError) a work-group shape of `x` x `y` that `kernel` cannot run on `device`,
+// naming the limits: a shape asked for is run as asked or not at all, never shrunk behind the
+// user's back (the launch would then differ from the one printed and timed).
+void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x,
+                      std::size_t y, const std::string& kernel_name);
 
 // `items_x` x `items_y` work-items in groups of up to `preferred_x` x `preferred_y`, shrunk to
 // what the kernel allows on the device (CL_KERNEL_WORK_GROUP_SIZE).

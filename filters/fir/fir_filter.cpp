@@ -77,13 +77,25 @@ void FirFilter::allocate(std::size_t width, std::size_t height)
     luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the luminance");
     output_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the output");
 
+    size_launch();
+    bind_arguments();
+}
+
+void FirFilter::set_work_group(std::size_t x, std::size_t y)
+{
+    check_work_group(kernel_, cl_.device, x, y, "fir_float");
+    work_group_x_ = x;
+    work_group_y_ = y;
+    if (width_ > 0) size_launch();
+}
+
+void FirFilter::size_launch()
+{
     // [Work size]
     // One work-item per 4 outputs of a row; the last of each row may be a partial group.
     launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, kOutputsPerItem),
-                             height_);
+                             height_, work_group_x_, work_group_y_);
     // [Work size]
-
-    bind_arguments();
 }
 
 void FirFilter::upload(const Image& luminance)

@@ -40,6 +40,9 @@ public:
     Image download_luminance();
     // Fills the output with `value` (tests poison it with NaN so that pixels a kernel skips show).
     void fill_output(float value);
+    // The work-group shape, 32x8 unless set (--work-group, or what --variant auto tuned). A
+    // shape the kernel cannot run on this device is a UsageError naming the limit.
+    void set_work_group(std::size_t x, std::size_t y);
     // One run of the kernel over the uploaded image; the event times it.
     cl::Event run();
 
@@ -55,6 +58,7 @@ private:
     // Sets all of fir_float's arguments in one call; after upload, since the buffers and sizes
     // are among them.
     void bind_arguments();
+    void size_launch();
 
     OpenClContext cl_;
     MemoryMode memory_;
@@ -65,6 +69,8 @@ private:
     // The weights as the kernel takes them: one float4 per window row (above, here, below).
     std::array<cl_float4, 3> weight_rows_{};
     LaunchSize launch_;
+    std::size_t work_group_x_ = 32;
+    std::size_t work_group_y_ = 8;
     std::size_t width_ = 0;
     std::size_t height_ = 0;
     std::size_t row_pitch_bytes_ = 0;  // device rows start this far apart (a multiple of 64)

@@ -162,13 +162,13 @@ cl::Event MorphologyFilter::launch(cl::Kernel& kernel, const std::string& what,
     // [Work size]
     // One work-item per packed word of 32 pixels, in one row (pack, unpack) or in each of a
     // column of rows_per_item rows (dilate, erode: ROWS_PER_ITEM in the kernel). A 3264-pixel row
-    // is 102 words. The dilation's groups are 16 x 8: on the H100 they were measured ahead of
-    // 32 x 8 for both shapes and of 32 x 4 for the diamond
-    // (docs/performance.md#morphology-choices).
+    // is 102 words. The dilation's groups are 16 x 8 by default: on the H100 they were measured
+    // ahead of 32 x 8 for both shapes and of 32 x 4 for the diamond
+    // (docs/performance.md#morphology-choices); the sample tunes them per device and size.
     const bool columns = rows_per_item > 1;
     const LaunchSize launch =
         launch_size_2d(kernel, cl_.device, words_per_row_, divide_round_up(height_, rows_per_item),
-                       columns ? 16 : 32, 8);
+                       columns ? work_group_x_ : 32, columns ? work_group_y_ : 8);
     // [Work size]
     cl::Event event;
     while_doing("running kernel " + what, [&] {
@@ -177,6 +177,14 @@ cl::Event MorphologyFilter::launch(cl::Kernel& kernel, const std::string& what,
         cl_.record(kernel, event);
     });
     return event;
+}
+
+void MorphologyFilter::set_work_group(std::size_t x, std::size_t y)
+{
+    check_work_group(dilate_kernel_, cl_.device, x, y, "dilate");
+    check_work_group(erode_kernel_, cl_.device, x, y, "erode");
+    work_group_x_ = x;
+    work_group_y_ = y;
 }
 
 std::vector<PipelineStep> MorphologyFilter::run(const Binarisation& binarisation,

@@ -53,6 +53,11 @@ public:
     // anything a kernel fails to write shows up).
     void fill_outputs(std::uint8_t value);
 
+    // The dilate and erode passes' work-group shape, 16x8 unless set (--work-group, or what the
+    // tuner chose); binarise, pack and unpack keep 32x8. A shape the kernels cannot run on this
+    // device is a UsageError naming the limit.
+    void set_work_group(std::size_t x, std::size_t y);
+
     // The whole device pipeline: binarise and pack, the operation's passes, unpack. Throws
     // std::invalid_argument for a region that is empty or not inside the image.
     std::vector<PipelineStep> run(const Binarisation& binarisation, MorphologyOperation operation,
@@ -96,6 +101,8 @@ private:
     cl::Buffer packed_result_;     // whichever packed buffer the last step wrote
     cl::Buffer unpacked_;
     int passes_run_ = 0;
+    std::size_t work_group_x_ = 16;
+    std::size_t work_group_y_ = 8;
     std::size_t width_ = 0;
     std::size_t height_ = 0;
     std::size_t words_per_row_ = 0;

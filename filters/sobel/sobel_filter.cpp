@@ -79,16 +79,7 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
 
 void SobelFilter::set_work_group(std::size_t x, std::size_t y)
 {
-    // A shape the kernel cannot run is refused, not shrunk behind the user's back (the launch
-    // would then differ from the one printed and timed).
-    const std::size_t limit = kernel_group_limit(kernel_, cl_.device);
-    const auto item_limits = cl_.device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
-    if (x == 0 || y == 0 || x * y > limit || x > item_limits.at(0) || y > item_limits.at(1))
-        throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": the " +
-                         kernel_name(variant_) + " kernel runs at most " + std::to_string(limit) +
-                         " work-items a group on this device (at most " +
-                         std::to_string(item_limits.at(0)) + " wide, " +
-                         std::to_string(item_limits.at(1)) + " high)");
+    check_work_group(kernel_, cl_.device, x, y, kernel_name(variant_));
     work_group_x_ = x;
     work_group_y_ = y;
     if (width_ > 0) size_launch();

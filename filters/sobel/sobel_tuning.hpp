@@ -1,7 +1,7 @@
 #pragma once
-#include "runtime/choose_fastest.hpp"
 #include "runtime/device.hpp"
 #include "filters/border.hpp"
+#include "filters/kernel_tuning.hpp"
 #include "filters/sobel/sobel_filter.hpp"
 #include "filters/tuning_cache.hpp"
 
@@ -41,37 +41,12 @@ std::optional<SobelChoice> read_cached_choice(const std::filesystem::path& cache
 bool write_cached_choice(const std::filesystem::path& cache, const std::string& key,
                          const SobelChoice& choice);
 
-enum class Tuning {
-    use_cache,  // the cached choice for the size class when there is one, else measure
-    retune,     // measure, and replace the cached choice
-};
-
-struct TuningResult {
-    SobelChoice choice;
-    SizeClass size_class;
-    bool from_cache = false;
-    // When measured now:
-    ImageSize measured_size;                   // the class's representative image
-    std::vector<SobelChoice> candidates;       // as they ran (a device may shrink a shape)
-    ContestResult contest;                     // their medians, the winner and the runner-up
-    unsigned rounds = 0;
-    double seconds = 0;                        // the whole measurement, on the host's clock
-    bool cached = false;                       // the choice really was written to the cache
-};
+using TuningResult = Tuned<SobelChoice>;
 
 // The choice for an image of `width` x `height`: from the cache, or measured (every candidate
 // round-robin on a random image of the size class's representative size, median of 5 rounds,
-// a tie within 5% to the simpler) and then cached.
+// a tie within 5% to the simpler: filters/kernel_tuning.hpp) and then cached.
 TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::size_t width,
                                  std::size_t height, Tuning tuning = Tuning::use_cache);
-
-// What was measured, for the sample's log: the size class, image, candidates and rounds, the
-// time it took, and the winner's margin over the runner-up. One line. (For a choice from the
-// cache, only that it came from there.)
-std::string describe_measurement(const TuningResult& result);
-
-// Where the choice came from or went: "(from the tuning cache PATH)", "(cached in PATH)",
-// "(not cached: cannot write PATH)", or, when no cache path can be named at all, how to name one.
-std::string describe_cache_use(const TuningResult& result);
 
 }  // namespace sdk

@@ -5,8 +5,10 @@
 #include "app/device_io.hpp"
 #include "app/report.hpp"
 #include "app/sample_io.hpp"
+#include "app/tuning_options.hpp"
 #include "filters/fir/fir_filter.hpp"
 #include "filters/fir/fir_outputs.hpp"
+#include "filters/fir/fir_tuning.hpp"
 #include "runtime/pipeline_timer.hpp"
 
 #include <iostream>
@@ -27,6 +29,12 @@ int main(int argc, char** argv)
     double divisor = 256;
     app.add_option("--divisor", divisor, "the weights' common divisor (not 0)")
         ->capture_default_str();
+    sdk::TuningOptions tuning;
+    sdk::add_tuning_options(app, tuning,
+                            "work-group shape WxH, e.g. 32x8 (default: the fastest on this device "
+                            "for this image's size class, measured once and cached)",
+                            "measure the work-group shapes again for this image's size class and "
+                            "replace the cached choice");
 
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
@@ -51,6 +59,9 @@ int main(int argc, char** argv)
 
         // 3. Pick the device and how images reach it, and build the kernel for the border
         //    mode (the weights are kernel arguments, not part of the build) and the conversions.
+        //    Its work-group shape is the one asked for, or the fastest on this device for images
+        //    of this size (measured the first time a size class is seen, or with --retune, then
+        //    cached).
         const cl::Device device =
             pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
         const sdk::OpenClContext cl =
@@ -61,10 +72,6 @@ int main(int argc, char** argv)
                 std::make_unique<sdk::FirFilter>(cl, options.border, coefficients, memory.mode),
                 std::make_unique<sdk::RowConversions>(cl));
         });
-        sdk::print_setup(log, cl, sdk::Image{width, height, 1, {}},
-                         "border " + sdk::border_name(options.border) + ", coefficients " +
-                             coefficients.to_string(),
-                         memory);
 
         // 4. How the image is cut: whole when the device can allocate its buffers, else in
         //    horizontal bands of rows, each run as if it were the whole image with a 1-row halo
@@ -74,6 +81,17 @@ int main(int argc, char** argv)
             image, cl, 1, sdk::FirFilter::row_footprint(width), options.band_rows);
         sdk::refuse_with_bands(plan, {{"--iterations", options.iterations > 0}});
         if (plan.banded()) log << sdk::describe(plan) << "\n";
+        // The work-group shape, tuned for the size of what runs: a band (usually the image).
+        const sdk::WorkGroupShape group =
+            sdk::chosen_work_group(tuning, log, [&](sdk::Tuning retune) {
+                return sdk::choose_fir_work_group(cl, options.border, width,
+                                                  plan.bands.front().input_rows(), retune);
+            });
+        fir->set_work_group(group.x, group.y);
+        sdk::print_setup(log, cl, sdk::Image{width, height, 1, {}},
+                         "border " + sdk::border_name(options.border) + ", " +
+                             sdk::describe(group) + ", coefficients " + coefficients.to_string(),
+                         memory);
 
         // 5. A band at a time (usually one: the whole image). The floats the kernel reads, made
         //    on the device: the file's rows go there as they are stored (one byte per pixel or

@@ -10,7 +10,9 @@
 #include "app/roi_option.hpp"
 #include "filters/morphology/morphology_filter.hpp"
 #include "filters/morphology/morphology_outputs.hpp"
+#include "filters/morphology/morphology_tuning.hpp"
 #include "app/sample_io.hpp"
+#include "app/tuning_options.hpp"
 
 #include <iomanip>
 #include <iostream>
@@ -44,6 +46,13 @@ int main(int argc, char** argv)
         ->default_str("close");
     std::string region;
     app.add_option("--roi", region, "process only the region X,Y,W,H; the rest is copied");
+    sdk::TuningOptions tuning;
+    sdk::add_tuning_options(app, tuning,
+                            "the dilate and erode passes' work-group shape WxH, e.g. 16x8 "
+                            "(default: the fastest on this device for this image's size class, "
+                            "measured once and cached)",
+                            "measure the passes' work-group shapes again for this image's size "
+                            "class and replace the cached choice");
 
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
@@ -62,7 +71,10 @@ int main(int argc, char** argv)
         const sdk::Binarisation binarisation{static_cast<std::uint8_t>(threshold), invert};
 
         // 2. Pick the device and how images reach it, and build the kernels for the
-        //    structuring element and the conversions between the file's rows and images.
+        //    structuring element and the conversions between the file's rows and images. The
+        //    passes' work-group shape is the one asked for, or the fastest on this device for
+        //    images of this size (measured the first time a size class is seen, or with
+        //    --retune, then cached).
         const cl::Device device =
             pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
         const sdk::OpenClContext cl =
@@ -72,11 +84,6 @@ int main(int argc, char** argv)
             return std::make_pair(std::make_unique<sdk::MorphologyFilter>(cl, shape, memory.mode),
                                   std::make_unique<sdk::RowConversions>(cl));
         });
-        sdk::print_setup(log, cl, size_only,
-                         sdk::operation_name(operation) + " with the " + sdk::shape_name(shape) +
-                             ", foreground: luminance " + (invert ? "< " : ">= ") +
-                             std::to_string(threshold) + ", region " + sdk::roi_text(roi),
-                         memory);
 
         // 3. How the image is cut: whole when the device can allocate its buffers, else in
         //    horizontal bands of rows, each run as if it were the whole image with a halo of
@@ -88,6 +95,19 @@ int main(int argc, char** argv)
         sdk::refuse_with_bands(plan, {{"--roi", !region.empty()},
                                       {"--iterations", options.iterations > 0}});
         if (plan.banded()) log << sdk::describe(plan) << "\n";
+        // The work-group shape, tuned for the size of what runs: a band (usually the image).
+        const sdk::WorkGroupShape group =
+            sdk::chosen_work_group(tuning, log, [&](sdk::Tuning retune) {
+                return sdk::choose_morphology_work_group(
+                    cl, shape, image.width(), plan.bands.front().input_rows(), retune);
+            });
+        morphology->set_work_group(group.x, group.y);
+        sdk::print_setup(log, cl, size_only,
+                         sdk::operation_name(operation) + " with the " + sdk::shape_name(shape) +
+                             ", foreground: luminance " + (invert ? "< " : ">= ") +
+                             std::to_string(threshold) + ", region " + sdk::roi_text(roi) +
+                             ", passes' " + sdk::describe(group),
+                         memory);
 
         // 4. A band at a time (usually one: the whole image): the luminance on the device, the
         //    file's rows read straight into the memory that moves them and converted there (rows

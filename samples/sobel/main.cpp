@@ -9,6 +9,7 @@
 #include "app/device_io.hpp"
 #include "app/report.hpp"
 #include "app/sample_io.hpp"
+#include "app/tuning_options.hpp"
 #include "imageio/image_file.hpp"
 #include "filters/sobel/sobel_filter.hpp"
 #include "filters/sobel/sobel_outputs.hpp"
@@ -32,14 +33,12 @@ int main(int argc, char** argv)
                    "on this device, measured once and cached)")
         ->check(CLI::IsMember({"auto", "16x1", "16x4", "16x4-packed"}))
         ->capture_default_str();
-    std::string work_group;
-    app.add_option("--work-group", work_group,
-                   "work-group shape WxH, e.g. 32x8 (default: 32x8, or the tuned one with auto)")
-        ->check(sdk::work_group_validator());
-    bool retune = false;
-    app.add_flag("--retune", retune,
-                 "with auto: measure the candidates again for this image's size class and "
-                 "replace the cached choice");
+    sdk::TuningOptions tuning;
+    sdk::add_tuning_options(app, tuning,
+                            "work-group shape WxH, e.g. 32x8 (default: 32x8, or the tuned one "
+                            "with auto)",
+                            "with auto: measure the candidates again for this image's size class "
+                            "and replace the cached choice");
     bool save_gradients = false;
     app.add_flag("--save-gradients", save_gradients,
                  "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
@@ -81,16 +80,15 @@ int main(int argc, char** argv)
         if (variant_name == "auto") {
             const sdk::TuningResult tuned = sdk::choose_sobel_kernel(
                 cl, options.border, image.width(), plan.bands.front().input_rows(),
-                retune ? sdk::Tuning::retune : sdk::Tuning::use_cache);
+                tuning.retune ? sdk::Tuning::retune : sdk::Tuning::use_cache);
             choice = tuned.choice;
-            if (!tuned.from_cache) log << sdk::describe_measurement(tuned) << "\n";
-            log << "Variant auto: " << sdk::describe(choice) << " for "
-                << sdk::describe(tuned.size_class) << " " << sdk::describe_cache_use(tuned) << "\n";
+            sdk::log_tuning(log, "Variant auto", tuned);
         } else {
-            if (retune) throw sdk::UsageError("--retune needs --variant auto");
+            if (tuning.retune) throw sdk::UsageError("--retune needs --variant auto");
             choice.variant = sdk::sobel_variant_named(variant_name);
         }
-        if (!work_group.empty()) std::tie(choice.group_x, choice.group_y) = sdk::parse_work_group(work_group);
+        if (!tuning.work_group.empty())
+            std::tie(choice.group_x, choice.group_y) = sdk::parse_work_group(tuning.work_group);
 
         // 4. Build the kernels: Sobel for the border mode, and the conversions between the
         //    file's rows and the images the kernels read and write.

@@ -606,6 +606,49 @@ TEST_F(BadInput, UnknownBorder)
     expect_failure(arguments, kUsageError, "--border");
 }
 
+// --work-group on the samples whose work-group shape is tuned by default (sobel's is tested with
+// its variants); a shape asked for is run as asked or refused, never shrunk.
+class WorkGroupOption : public EndToEnd {
+protected:
+    void SetUp() override
+    {
+        EndToEnd::SetUp();
+        std::vector<fs::path> tuned;
+        for (const fs::path& program : samples_) {
+            const std::string name = program.filename().string();
+            if (name == "fir_float" || name == "morphology_packed") tuned.push_back(program);
+        }
+        ASSERT_EQ(tuned.size(), 2u);
+        samples_ = tuned;
+    }
+
+    void expect_work_group_refused(const std::vector<std::string>& extra, int status,
+                                   const std::string& phrase)
+    {
+        auto arguments = reading(write_input("input.bmp", valid_bmp()));
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        expect_failure(arguments, status, phrase);
+    }
+};
+
+TEST_F(WorkGroupOption, BeyondTheKernelsLimitNamesTheLimit)
+{
+    // 4096x2 passes the option's syntax check, but no device runs 8192 work-items a group.
+    expect_work_group_refused({"--work-group", "4096x2"}, kUsageError, "work-items a group");
+}
+
+TEST_F(WorkGroupOption, MalformedShapes)
+{
+    for (const char* shape : {"32x", "x8", "0x8", "32*8", "-32x8", "32x8x1", "99999x1"})
+        expect_work_group_refused({"--work-group", shape}, kUsageError, "--work-group");
+}
+
+TEST_F(WorkGroupOption, RetuneWithAShapeIsRefused)
+{
+    expect_work_group_refused({"--work-group", "32x8", "--retune"}, kUsageError,
+                              "give one of them");
+}
+
 // --- Where the output goes. ---
 
 TEST_F(BadInput, OutputFolderDoesNotExist)

@@ -6,6 +6,8 @@
 #include "filters/fir/fir_filter.hpp"
 #include "filters/fir/fir_outputs.hpp"
 #include "filters/fir/fir_reference.hpp"
+#include "filters/fir/fir_tuning.hpp"
+#include "runtime/errors.hpp"
 #include "imageio/file_io.hpp"
 #include "imageio/npy.hpp"
 #include "test_support.hpp"
@@ -143,6 +145,73 @@ void expect_near_each(const std::vector<double>& actual, const std::vector<doubl
 std::vector<double> to_double(const std::vector<float>& values)
 {
     return std::vector<double>(values.begin(), values.end());
+}
+
+// Every work-group shape the tuner may choose gives the reference's result on awkward sizes and
+// every border: the shapes change which work-items share a group, and the partial groups at the
+// right and bottom edges, never the output.
+TEST(FirWorkGroups, EveryCandidateShapeMatchesReference)
+{
+    std::uint32_t seed = 500;
+    for (const Border border :
+         {Border::replicate, Border::reflect101, Border::constant, Border::none}) {
+        FirFilter& filter = filter_for(border, MemoryMode::copy);
+        for (const WorkGroupShape& group : fir_candidates()) {
+            filter.set_work_group(group.x, group.y);
+            for (const auto& size : test::awkward_sizes()) {
+                const Image image = test::random_grey_image(size.width, size.height, seed);
+                const FirCoefficients coefficients = random_coefficients(seed);
+                const float poison = poisons[seed++ % 2];
+                const std::vector<double> expected = fir_reference(image, coefficients, border);
+                const std::vector<float> actual =
+                    run_on_device(filter, coefficients, image, poison);
+                EXPECT_EQ(filter.launch_size().local[0], group.x);
+                EXPECT_EQ(filter.launch_size().local[1], group.y);
+                ASSERT_LE(max_abs_difference(actual, expected), fir_tolerance(coefficients))
+                    << "work-group " << shape_text(group) << " at " << test::size_name(size)
+                    << ", border " << border_name(border);
+            }
+        }
+        filter.set_work_group(32, 8);  // the default, for the other tests
+    }
+}
+
+TEST(FirWorkGroups, AShapeOverTheKernelsLimitIsAUsageErrorNamingIt)
+{
+    FirFilter& filter = filter_for(Border::replicate, MemoryMode::copy);
+    try {
+        filter.set_work_group(4096, 2);
+        FAIL() << "4096x2 accepted";
+    } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("the fir_float kernel runs at most"),
+                  std::string::npos)
+            << error.what();
+    }
+    EXPECT_THROW(filter.set_work_group(32, 0), UsageError);
+    filter.set_work_group(32, 8);
+}
+
+TEST(FirTuning, MeasuresPerBorderThenAnswersFromTheCache)
+{
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("sdk-fir-tuning-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    ::setenv("SDK_TUNING_CACHE", (folder / "tuning.txt").c_str(), 1);
+    const auto measured = choose_fir_work_group(test_context(), Border::replicate, 200, 100);
+    EXPECT_FALSE(measured.from_cache);
+    EXPECT_TRUE(measured.cached);
+    ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
+    EXPECT_EQ(measured.candidates.size(), fir_candidates().size());
+    EXPECT_GT(measured.contest.median_ms[measured.contest.winner], 0.0);
+    const auto cached = choose_fir_work_group(test_context(), Border::replicate, 256, 256);
+    EXPECT_TRUE(cached.from_cache);
+    EXPECT_EQ(shape_text(cached.choice), shape_text(measured.choice));
+    EXPECT_FALSE(choose_fir_work_group(test_context(), Border::none, 256, 256).from_cache);
+    EXPECT_FALSE(
+        choose_fir_work_group(test_context(), Border::replicate, 256, 256, Tuning::retune)
+            .from_cache);
+    ::unsetenv("SDK_TUNING_CACHE");
+    std::filesystem::remove_all(folder);
 }
 
 TEST(FirReference, KnownAnswerFromTheTutorial)

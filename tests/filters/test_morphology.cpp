@@ -3,10 +3,15 @@
 // binarise + pack and unpack on their own, the blog's diagonal-gap example, and median step times.
 #include "filters/morphology/morphology_filter.hpp"
 #include "filters/morphology/morphology_reference.hpp"
+#include "filters/morphology/morphology_tuning.hpp"
+#include "runtime/errors.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <random>
@@ -224,6 +229,76 @@ INSTANTIATE_TEST_SUITE_P(
         return shape_name(std::get<0>(test_info.param)) + "_" +
                operation_name(std::get<1>(test_info.param));
     });
+
+// Every work-group shape the tuner may choose for the passes gives the reference's result bit
+// for bit: the shapes change which work-items share a group, and the partial groups at the
+// right and bottom edges, never the output.
+TEST(MorphologyWorkGroups, EveryCandidateShapeMatchesReference)
+{
+    std::uint32_t seed = 900;
+    for (const MorphologyShape shape : {MorphologyShape::square, MorphologyShape::diamond}) {
+        MorphologyFilter& filter = filter_for(shape);
+        for (const WorkGroupShape& group : morphology_candidates()) {
+            filter.set_work_group(group.x, group.y);
+            for (const auto& size : test::awkward_sizes()) {
+                const Image luminance = test::random_grey_image(size.width, size.height, seed);
+                // A closing and an opening run both passes, in both orders.
+                for (const MorphologyOperation operation :
+                     {MorphologyOperation::close, MorphologyOperation::open})
+                    for (const Roi& roi : {whole_image(size.width, size.height),
+                                           regions_of(size.width, size.height).back()})
+                        expect_matches_reference(shape, operation, luminance, {128, false}, roi,
+                                                 poisons[seed++ % 2],
+                                                 describe(size, shape_text(group).c_str(), roi));
+            }
+        }
+        filter.set_work_group(16, 8);  // the default, for the other tests
+    }
+}
+
+TEST(MorphologyWorkGroups, AShapeOverTheKernelsLimitIsAUsageErrorNamingIt)
+{
+    MorphologyFilter& filter = filter_for(MorphologyShape::square);
+    try {
+        filter.set_work_group(4096, 4096);
+        FAIL() << "4096x4096 accepted";
+    } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("work-items a group on this device"),
+                  std::string::npos)
+            << error.what();
+    }
+    EXPECT_THROW(filter.set_work_group(0, 8), UsageError);
+    filter.set_work_group(16, 8);
+}
+
+TEST(MorphologyTuning, MeasuresThenAnswersFromTheCache)
+{
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("sdk-morphology-tuning-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    ::setenv("SDK_TUNING_CACHE", (folder / "tuning.txt").c_str(), 1);
+    const auto measured =
+        choose_morphology_work_group(test_context(), MorphologyShape::diamond, 200, 100);
+    EXPECT_FALSE(measured.from_cache);
+    EXPECT_TRUE(measured.cached);
+    ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
+    EXPECT_EQ(measured.candidates.size(), morphology_candidates().size());
+    EXPECT_NE(describe_measurement(measured).find("7 candidates, 5 rounds each"),
+              std::string::npos)
+        << describe_measurement(measured);
+    const auto cached =
+        choose_morphology_work_group(test_context(), MorphologyShape::diamond, 256, 256);
+    EXPECT_TRUE(cached.from_cache);
+    EXPECT_EQ(shape_text(cached.choice), shape_text(measured.choice));
+    // The other structuring element is another entry; --retune measures again.
+    EXPECT_FALSE(
+        choose_morphology_work_group(test_context(), MorphologyShape::square, 256, 256).from_cache);
+    EXPECT_FALSE(choose_morphology_work_group(test_context(), MorphologyShape::diamond, 256, 256,
+                                              Tuning::retune)
+                     .from_cache);
+    ::unsetenv("SDK_TUNING_CACHE");
+    std::filesystem::remove_all(folder);
+}
 
 TEST(MorphologyPacking, BinariseAndPackMatchesReference)
 {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -111,6 +112,81 @@ TEST(ChooseFastest, ATieGoesToTheSimplerCandidate)
     const ContestResult result = run(timer, 3);
     expect_places(result, 0, 2);
     EXPECT_LT(result.margin(), 0.0);
+}
+
+// A turn's launches, from a fake timer: `first_ms` for the first, then `rest_ms`, and the
+// counts asked for.
+struct FakeLaunches {
+    explicit FakeLaunches(std::vector<double> times) : times_ms(std::move(times)) {}
+    std::vector<double> times_ms;
+    std::vector<unsigned> asked;
+    std::size_t next = 0;
+    std::vector<double> operator()(unsigned count)
+    {
+        asked.push_back(count);
+        std::vector<double> ms;
+        for (unsigned i = 0; i < count; ++i) ms.push_back(times_ms.at(next++ % times_ms.size()));
+        return ms;
+    }
+};
+
+TEST(TimeTurn, AKernelOfTheMinimumTimeOrMoreRunsOnce)
+{
+    FakeLaunches launches({2.5});
+    EXPECT_EQ(time_turn(std::ref(launches)), 2.5);
+    EXPECT_EQ(launches.asked, (std::vector<unsigned>{1}));
+}
+
+TEST(TimeTurn, AShortKernelRunsUntilTheFirstLaunchSaysOneMillisecond)
+{
+    // 0.05 ms: 20 launches make 1 ms, the first and 19 more back to back.
+    FakeLaunches launches({0.05});
+    EXPECT_DOUBLE_EQ(time_turn(std::ref(launches)), 0.05);
+    EXPECT_EQ(launches.asked, (std::vector<unsigned>{1, 19}));
+}
+
+TEST(TimeTurn, TheMedianKeepsNeitherAJitteryLaunchNorALuckyOne)
+{
+    // A 0.1 ms kernel whose first launch and every fourth after pay 0.3 ms of launch jitter, and
+    // one launch impossibly fast: one launch alone would have said 0.4 ms.
+    FakeLaunches launches({0.4, 0.1, 0.1, 0.1, 0.4, 0.1, 0.01, 0.1});
+    EXPECT_DOUBLE_EQ(time_turn(std::ref(launches)), 0.1);
+    EXPECT_EQ(launches.asked, (std::vector<unsigned>{1, 2}));  // 0.4 ms first: 3 make 1.2 ms
+
+    FakeLaunches short_first({0.1, 0.4, 0.1, 0.1, 0.4, 0.1, 0.01, 0.1});
+    EXPECT_DOUBLE_EQ(time_turn(std::ref(short_first)), 0.1);
+    EXPECT_EQ(short_first.asked, (std::vector<unsigned>{1, 9}));
+}
+
+TEST(TimeTurn, TheCapHoldsEvenForAKernelOfNoTime)
+{
+    FakeLaunches launches({0.0});
+    EXPECT_EQ(time_turn(std::ref(launches), TurnRules{1.0, 50}), 0.0);
+    EXPECT_EQ(launches.asked, (std::vector<unsigned>{1, 49}));
+    FakeLaunches once({0.001});
+    time_turn(std::ref(once), TurnRules{1.0, 1});
+    EXPECT_EQ(once.asked, (std::vector<unsigned>{1}));
+}
+
+TEST(TimeTurn, InAContestJitteryShortKernelsAreRankedByTheirMedians)
+{
+    // Two 0.05 and 0.06 ms kernels whose launches jitter by up to +0.2 ms now and then (one in
+    // five): judged on one launch a round, a round's jitter decides; with 1 ms turns the faster
+    // wins every time.
+    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+        std::mt19937 generator(seed);
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
+        const std::vector<double> true_ms{0.06, 0.05};
+        const ContestResult result = choose_fastest(2, [&](std::size_t i) {
+            return time_turn([&](unsigned count) {
+                std::vector<double> ms;
+                for (unsigned n = 0; n < count; ++n)
+                    ms.push_back(true_ms[i] + (unit(generator) < 0.2 ? 0.2 * unit(generator) : 0));
+                return ms;
+            });
+        });
+        EXPECT_EQ(result.winner, 1u) << "seed " << seed;
+    }
 }
 
 TEST(Decide, TheEarliestWithinTheMarginWins)

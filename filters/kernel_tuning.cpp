@@ -1,0 +1,139 @@
+#include "filters/kernel_tuning.hpp"
+
+#include "runtime/errors.hpp"
+#include "runtime/profiling.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+namespace sdk {
+
+namespace {
+
+std::string milliseconds(double ms)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, ms < 1 ? "%.3f ms" : "%.2f ms", ms);
+    return text;
+}
+
+}  // namespace
+
+std::string describe(const WorkGroupShape& shape)
+{
+    return "work-group " + shape_text(shape);
+}
+
+std::string shape_text(const WorkGroupShape& shape)
+{
+    return std::to_string(shape.x) + "x" + std::to_string(shape.y);
+}
+
+std::optional<WorkGroupShape> parse_cached_shape(const std::string& text)
+{
+    const auto shape = parse_work_group_shape(text, kMaxGroupItems);
+    if (!shape) return std::nullopt;
+    return WorkGroupShape{shape->first, shape->second};
+}
+
+std::vector<WorkGroupShape> work_group_candidates(WorkGroupShape preferred)
+{
+    static const std::vector<WorkGroupShape> shapes{{32, 8},   {32, 4},  {64, 4},
+                                                    {128, 1}, {16, 16}, {32, 1}};
+    std::vector<WorkGroupShape> candidates{preferred};
+    for (const auto& shape : shapes)
+        if (shape.x != preferred.x || shape.y != preferred.y) candidates.push_back(shape);
+    return candidates;
+}
+
+std::vector<WorkGroupShape> runnable_shapes(const std::vector<WorkGroupShape>& shapes,
+                                            const std::function<void(std::size_t, std::size_t)>& set_work_group)
+{
+    std::vector<WorkGroupShape> runnable;
+    for (const auto& shape : shapes) {
+        try {
+            set_work_group(shape.x, shape.y);
+            runnable.push_back(shape);
+        } catch (const UsageError&) {
+            // too large for this kernel on this device: not a candidate here
+        }
+    }
+    return runnable;
+}
+
+Image random_tuning_image(ImageSize size)
+{
+    Image image{size.width, size.height, 1, std::vector<std::uint8_t>(size.width * size.height)};
+    std::mt19937 generator(1);
+    for (auto& pixel : image.pixels) pixel = static_cast<std::uint8_t>(generator());
+    return image;
+}
+
+TuningRecipe<WorkGroupShape> work_group_recipe(std::string key)
+{
+    TuningRecipe<WorkGroupShape> recipe;
+    recipe.key = std::move(key);
+    recipe.parse = parse_cached_shape;
+    recipe.format = shape_text;
+    return recipe;
+}
+
+void run_contest(TuningOutcome& outcome, std::size_t candidates,
+                 const std::function<cl::Event(std::size_t)>& launch)
+{
+    const ContestRules rules;
+    outcome.rounds = rules.rounds;
+    outcome.contest = choose_fastest(
+        candidates,
+        [&](std::size_t i) {
+            // Back to back, then waited for together: the host's round trip between launches
+            // would cost more than a short kernel.
+            return time_turn([&](unsigned count) {
+                std::vector<cl::Event> events;
+                for (unsigned n = 0; n < count; ++n) events.push_back(launch(i));
+                cl::Event::waitForEvents(events);
+                std::vector<double> ms;
+                for (const auto& event : events) ms.push_back(event_times(event).run_ms);
+                return ms;
+            });
+        },
+        rules);
+}
+
+std::optional<std::string> cached_value(const std::string& key, Tuning tuning)
+{
+    if (tuning == Tuning::retune) return std::nullopt;
+    return read_tuning_entry(tuning_cache_path(), key);
+}
+
+std::string describe_measurement(const TuningOutcome& outcome, std::size_t candidates,
+                                 const std::string& runner_up)
+{
+    const ContestResult& contest = outcome.contest;
+    if (contest.median_ms.empty()) return "Tuning: the choice came from the cache";
+    std::string text = "Tuned for " + describe(outcome.size_class) + " on a " +
+                       std::to_string(outcome.measured_size.width) + "x" +
+                       std::to_string(outcome.measured_size.height) + " image: " +
+                       std::to_string(candidates) + " candidates, " +
+                       std::to_string(outcome.rounds) + " rounds each, in " +
+                       std::to_string(static_cast<int>(outcome.seconds * 1000)) + " ms; ";
+    text += "the winner " + milliseconds(contest.median_ms[contest.winner]);
+    if (!contest.runner_up) return text + ", the only candidate";
+    const std::string other = runner_up + " (" + milliseconds(contest.median_ms[*contest.runner_up]);
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100 * std::abs(contest.margin()));
+    if (contest.margin() >= 0) return text + ", " + percent + " ahead of " + other + ")";
+    return text + ", tied with " + other + ", " + percent + " faster), which goes to the simpler";
+}
+
+std::string describe_cache_use(const TuningOutcome& result)
+{
+    const std::string path = tuning_cache_path().string();
+    if (path.empty())
+        return "(not cached: no cache folder; set SDK_TUNING_CACHE, XDG_CACHE_HOME or HOME)";
+    if (result.from_cache) return "(from the tuning cache " + path + ")";
+    return (result.cached ? "(cached in " : "(not cached: cannot write ") + path + ")";
+}
+
+}  // namespace sdk

@@ -1,0 +1,149 @@
+#pragma once
+#include "filters/tuning_cache.hpp"
+#include "imageio/image.hpp"
+#include "runtime/choose_fastest.hpp"
+#include "runtime/opencl.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sdk {
+
+// What every filter's tuner shares (Sobel's kernel and work-group, fir_float's and
+// morphology_packed's work-group): the flow "the cached choice for this size class, or measure
+// the candidates and cache the winner", the contest on a random image of the class's
+// representative size, and the log lines. A filter's tuner (filters/<family>/*_tuning.*) adds
+// only its candidates, its cache key and how to launch one candidate.
+
+enum class Tuning {
+    use_cache,  // the cached choice for the size class when there is one, else measure
+    retune,     // measure, and replace the cached choice
+};
+
+// The largest work-group a cached shape may ask for: no device we know runs more than 4096
+// work-items per group (PoCL's limit on the development VM is 4096, GPUs' 1024).
+constexpr std::uint64_t kMaxGroupItems = 4096;
+
+struct WorkGroupShape {
+    std::size_t x = 32;
+    std::size_t y = 8;
+};
+std::string describe(const WorkGroupShape& shape);  // "work-group 32x8"
+// The cache's form, "32x8", and back; nothing for a shape that is zero or over kMaxGroupItems.
+std::string shape_text(const WorkGroupShape& shape);
+std::optional<WorkGroupShape> parse_cached_shape(const std::string& text);
+
+// The work-group shapes a tuner tries, `preferred` (the filter's default, which a tie keeps)
+// first. 32x1 and 128x1 are there for CPUs: PoCL runs a work-group's items in one loop, and
+// one-row groups ran Sobel's packed kernel faster than 32x8 there. 32x4 is there for GPUs: on
+// the H100 it ran the packed kernel closer to copy bandwidth than 32x8
+// (docs/performance.md#sobel-choices).
+std::vector<WorkGroupShape> work_group_candidates(WorkGroupShape preferred);
+
+// The shapes of `shapes` that `set_work_group` accepts (it throws UsageError for one the
+// kernel cannot run on this device), in their order; the last one accepted stays set.
+std::vector<WorkGroupShape> runnable_shapes(const std::vector<WorkGroupShape>& shapes,
+                                            const std::function<void(std::size_t, std::size_t)>& set_work_group);
+
+// Random pixels: the kernels' speed does not depend on the content, and random bytes leave the
+// compiler and caches nothing to exploit.
+Image random_tuning_image(ImageSize size);
+
+// What a tuning did, whatever the filter.
+struct TuningOutcome {
+    SizeClass size_class;
+    bool from_cache = false;
+    // When measured now:
+    ImageSize measured_size;  // the class's representative image
+    ContestResult contest;    // the candidates' medians, the winner and the runner-up
+    unsigned rounds = 0;
+    double seconds = 0;       // the whole measurement, on the host's clock
+    bool cached = false;      // the choice really was written to the cache
+};
+
+template <typename Choice>
+struct Tuned : TuningOutcome {
+    Choice choice;
+    std::vector<Choice> candidates;  // as they ran (a device may shrink a shape)
+};
+
+// A filter's part of a measurement, given the image to measure on: its candidates, simplest
+// first (a tie goes to the earliest), and how to launch one once (it may write into the
+// candidate what really ran).
+template <typename Choice>
+struct Contestants {
+    std::vector<Choice> candidates;
+    std::function<cl::Event(Choice&)> launch;
+};
+
+template <typename Choice>
+struct TuningRecipe {
+    std::string key;  // the cache line's: filter, what else matters, size class, device
+    std::function<std::optional<Choice>(const std::string&)> parse;  // a cached value
+    std::function<std::string(const Choice&)> format;
+    std::function<Contestants<Choice>(const Image&)> prepare;
+};
+
+// The recipe of a tuner whose only choice is a work-group shape, the cache holding "WxH"; the
+// tuner adds `prepare`.
+TuningRecipe<WorkGroupShape> work_group_recipe(std::string key);
+
+// The contest itself: every candidate round-robin, median of 5 rounds after a warm-up round, a
+// tie within 5% to the simpler; each turn launches the candidate until 1 ms of kernel time
+// (time_turn), so that a 20 microsecond kernel is not judged on one launch. Fills `outcome`'s
+// contest and rounds.
+void run_contest(TuningOutcome& outcome, std::size_t candidates,
+                 const std::function<cl::Event(std::size_t)>& launch);
+
+// The cached value under `key` unless retuning.
+std::optional<std::string> cached_value(const std::string& key, Tuning tuning);
+
+// The choice for an image of the size class: from the cache, or measured and then cached.
+template <typename Choice>
+Tuned<Choice> tune(SizeClass size_class, const TuningRecipe<Choice>& recipe, Tuning tuning)
+{
+    Tuned<Choice> result;
+    result.size_class = size_class;
+    if (const auto value = cached_value(recipe.key, tuning)) {
+        if (const auto cached = recipe.parse(*value)) {
+            result.choice = *cached;
+            result.from_cache = true;
+            return result;
+        }
+    }
+    const auto start = std::chrono::steady_clock::now();
+    result.measured_size = representative_size(size_class);
+    Contestants<Choice> contestants = recipe.prepare(random_tuning_image(result.measured_size));
+    result.candidates = std::move(contestants.candidates);
+    run_contest(result, result.candidates.size(),
+                [&](std::size_t i) { return contestants.launch(result.candidates[i]); });
+    result.choice = result.candidates[result.contest.winner];
+    result.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.cached = write_tuning_entry(tuning_cache_path(), recipe.key, recipe.format(result.choice));
+    return result;
+}
+
+// What was measured, for the sample's log: the size class, image, candidates and rounds, the
+// time it took, and the winner's margin over the runner-up. One line. (For a choice from the
+// cache, only that it came from there.)
+std::string describe_measurement(const TuningOutcome& outcome, std::size_t candidates,
+                                 const std::string& runner_up);
+template <typename Choice>
+std::string describe_measurement(const Tuned<Choice>& result)
+{
+    const auto& runner_up = result.contest.runner_up;
+    return describe_measurement(result, result.candidates.size(),
+                                runner_up ? describe(result.candidates[*runner_up]) : "");
+}
+
+// Where the choice came from or went: "(from the tuning cache PATH)", "(cached in PATH)",
+// "(not cached: cannot write PATH)", or, when no cache path can be named at all, how to name one.
+std::string describe_cache_use(const TuningOutcome& result);
+
+}  // namespace sdk
