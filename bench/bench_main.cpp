@@ -9,6 +9,7 @@
 // Counters: median_ms (median iteration), Mpix/s, GB/s of the bytes the kernel must move (each
 // input read once, each output written once) and copy_fraction, that over copy_bandwidth's GB/s.
 #include "bench_support.hpp"
+#include "file_runs.hpp"
 #include "runtime/errors.hpp"
 #include "app/cli.hpp"
 #include "filters/fir/fir_filter.hpp"
@@ -541,6 +542,10 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                               return morphology_pipeline(context, MorphologyShape::diamond,
                                                          MorphologyOperation::close);
                           });
+
+        // 4. What a user waits for: each sample as a process, file in to file out, against
+        //    the floor measured in the same iterations.
+        register_file_runs(cl, suite.selection, size);
     }
 }
 

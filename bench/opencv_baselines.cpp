@@ -5,6 +5,9 @@
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
+#ifdef SDK_BENCH_OPENCV_FILES
+#include <opencv2/imgcodecs.hpp>
+#endif
 
 #include <unistd.h>
 
@@ -13,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 namespace sdk::bench {
@@ -114,5 +118,23 @@ std::string opencv_description()
 {
     return std::string(CV_VERSION) + ", " + std::to_string(cv::getNumThreads()) + " threads";
 }
+
+#ifdef SDK_BENCH_OPENCV_FILES
+void opencv_sobel_job(const std::filesystem::path& input, const std::filesystem::path& output)
+{
+    const cv::Mat colour = cv::imread(input.string(), cv::IMREAD_COLOR);
+    if (colour.empty()) throw std::runtime_error("OpenCV cannot read " + input.string());
+    cv::Mat grey, dx, dy, dx_float, dy_float, magnitude, magnitude_8bit;
+    cv::cvtColor(colour, grey, cv::COLOR_BGR2GRAY);
+    cv::Sobel(grey, dx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
+    cv::Sobel(grey, dy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
+    dx.convertTo(dx_float, CV_32F);
+    dy.convertTo(dy_float, CV_32F);
+    cv::magnitude(dx_float, dy_float, magnitude);
+    magnitude.convertTo(magnitude_8bit, CV_8U);  // saturates at 255, as the sample's does
+    if (!cv::imwrite(output.string(), magnitude_8bit))
+        throw std::runtime_error("OpenCV cannot write " + output.string());
+}
+#endif
 
 }  // namespace sdk::bench

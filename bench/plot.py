@@ -52,7 +52,11 @@ def load(path):
             "label": entry.get("label"),
         }
         for key, counter in (("median_ms", "median_ms"), ("mpix", "Mpix/s"), ("gbps", "GB/s"),
-                             ("fraction", "copy_fraction"), ("bytes", "bytes")):
+                             ("fraction", "copy_fraction"), ("bytes", "bytes"),
+                             ("floor_ms", "floor_ms"), ("over_floor", "over_floor"),
+                             ("floor_read_ms", "floor_read_ms"),
+                             ("floor_write_ms", "floor_write_ms"),
+                             ("floor_link_ms", "floor_link_ms")):
             record[key] = entry.get(counter)
         # The interleaved contest's counters: auto_ms, fastest_ms, auto_over_fastest, cN_ms.
         record["contest"] = {key: value for key, value in entry.items()
@@ -151,6 +155,36 @@ def auto_table(rows):
     return out
 
 
+def file_table(rows):
+    """Whole runs, file to file (file/SAMPLE/process/SIZE, file/opencv_sobel/job/SIZE), against
+    the floor measured in the same iterations, and sobel's against OpenCV doing its job."""
+    runs = [r for r in rows if r["kind"] == "file"]
+    if not runs:
+        return []
+    out = ["", "| whole run | size | median ms | floor ms (read + write + link) | over floor "
+           "| OpenCV's job ÷ this |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for size in sizes_of(runs):
+        opencv = next((r for r in runs if r["filter"] == "opencv_sobel" and r["size"] == size
+                       and not r["error"]), None)
+        for r in runs:
+            if r["size"] != size:
+                continue
+            what = "OpenCV's sobel job (warm process)" if r["filter"] == "opencv_sobel" \
+                else f"{r['filter']} (process)"
+            if r["error"]:
+                out.append(table_row([what, size, r["error"], "", "", ""]))
+                continue
+            parts = " + ".join(number(r[k]) for k in ("floor_read_ms", "floor_write_ms",
+                                                      "floor_link_ms"))
+            versus = opencv["median_ms"] / r["median_ms"] \
+                if opencv and r["filter"] == "sobel" and r["median_ms"] else None
+            out.append(table_row([what, size, number(r["median_ms"]),
+                                  f"{number(r['floor_ms'])} ({parts})",
+                                  f"{r['over_floor']:.2f}x" if r["over_floor"] else "–",
+                                  f"{versus:.2f}x" if versus else "–"]))
+    return out
+
+
 def markdown(context, records):
     rows = list(records.values())
     out = device_lines(context, records)
@@ -184,6 +218,7 @@ def markdown(context, records):
                           number(pipeline_ms)]
                 out.append(table_row(cells))
     out += auto_table(rows)
+    out += file_table(rows)
     startup = [r for r in rows if r["kind"] == "startup"]
     if startup:
         out += ["", "| start-up step | median ms |", "| --- | ---: |"]

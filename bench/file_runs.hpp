@@ -1,0 +1,21 @@
+#pragma once
+// What a user waits for: each sample run as its own process, from reading a BMP to renaming its
+// output into place, timed on the host's clock against the floor measured in the same iterations
+// (the input read from the page cache, the output's bytes written, and on a discrete GPU the
+// input and output crossing the host link from pinned memory), one after the other in every
+// iteration so that a noisy moment hits both.
+#include "bench_support.hpp"
+#include "runtime/device.hpp"
+
+#include <string>
+
+namespace sdk::bench {
+
+// Registers file/<sample>/process/<size> for sobel, sobel_no_vectors, fir_float and
+// morphology_packed, which must be built beside bench, and file/opencv_sobel/job/<size> when
+// OpenCV's image files are built in. Each reports median_ms (the job), floor_ms (the floor's
+// median), over_floor (their ratio) and the floor's parts: floor_read_ms, floor_write_ms and
+// floor_link_ms (0 on a device that shares the host's memory).
+void register_file_runs(const OpenClContext& cl, const DeviceSelection& selection, Size size);
+
+}  // namespace sdk::bench
