@@ -158,6 +158,44 @@ TEST_F(OutputSetTest, ARenameFailingHalfWayPutsBackWhatTheEarlierOnesReplaced)
     EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "c.bmp", "input.bmp"}));
 }
 
+TEST_F(OutputSetTest, ARenameFailingAfterItsTargetWasFreedPutsThePreviousFileBack)
+{
+    // Each previous file loses its name just before its replacement is renamed onto it (a
+    // rename onto a free name: no write-back on ext4); if that rename fails, the previous file
+    // must get its name back, and the files replaced before it theirs.
+    put(folder_ / "a.bmp", "old a");
+    put(folder_ / "b.bmp", "old b");
+    {
+        OutputSet set({input_}, {folder_ / "a.bmp", folder_ / "b.bmp"});
+        write(folder_ / "a.bmp", "new a");
+        write(folder_ / "b.bmp", "new b");
+        // Something else removes b.bmp's finished temporary: its rename fails with ENOENT.
+        for (const auto& name : names_in(folder_)) {
+            if (name.rfind(".b.bmp.tmp-", 0) == 0) fs::remove(folder_ / name);
+        }
+        EXPECT_THROW(set.commit(), FileError);
+    }
+    EXPECT_EQ(text_of(folder_ / "a.bmp"), "old a");
+    EXPECT_EQ(text_of(folder_ / "b.bmp"), "old b");
+    EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "b.bmp", "input.bmp"}));
+}
+
+TEST_F(OutputSetTest, AReplacedFileIsANewFileAndTheOldOneIsUntouched)
+{
+    // A reader holding the previous output open still reads it whole after the commit: the
+    // new file is renamed into place, never written into the old one.
+    put(folder_ / "a.bmp", "old a");
+    std::ifstream reader(folder_ / "a.bmp", std::ios::binary);
+    {
+        OutputSet set({input_}, {folder_ / "a.bmp"});
+        write(folder_ / "a.bmp", "new a, longer");
+        set.commit();
+    }
+    EXPECT_EQ(text_of(folder_ / "a.bmp"), "new a, longer");
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(reader), {}), "old a");
+    EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "input.bmp"}));
+}
+
 TEST_F(OutputSetTest, CreatesFoldersAskedForAndRemovesThemWhenTheRunFails)
 {
     const fs::path raw = folder_ / "raw" / "deeper";
