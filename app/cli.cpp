@@ -15,12 +15,11 @@ std::filesystem::path default_input_image()
     return executable_directory() / "assets" / "input.bmp";
 }
 
-void add_common_options(CLI::App& app, CommonOptions& options, BorderOption border)
+void add_device_options(CLI::App& app, DeviceSelection& selection)
 {
-    options.input = default_input_image();
-    app.add_option("-p,--platform", options.device.platform, "OpenCL platform index");
-    app.add_option("-d,--device", options.device.device, "OpenCL device index within the platform");
-    app.add_option("-t,--type", options.device.type,
+    app.add_option("-p,--platform", selection.platform, "OpenCL platform index");
+    app.add_option("-d,--device", selection.device, "OpenCL device index within the platform");
+    app.add_option("-t,--type", selection.type,
                    "device type (default: the first GPU, else the first device)")
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, DeviceType>{{"cpu", DeviceType::cpu},
@@ -28,6 +27,12 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
                                               {"accelerator", DeviceType::accelerator},
                                               {"all", DeviceType::all}},
             CLI::ignore_case));
+}
+
+void add_common_options(CLI::App& app, CommonOptions& options, BorderOption border)
+{
+    options.input = default_input_image();
+    add_device_options(app, options.device);
     app.add_flag("--list-devices", options.list_devices, "list OpenCL platforms and devices, then exit");
     app.add_option("-i,--input", options.input, "input BMP image (default: the bundled photograph)")
         ->capture_default_str();

@@ -38,6 +38,8 @@ enum class BorderOption { offered, not_offered };
 
 void add_common_options(CLI::App& app, CommonOptions& options,
                         BorderOption border = BorderOption::offered);
+// Only -p, -d and -t, the device's choice (part of the common options).
+void add_device_options(CLI::App& app, DeviceSelection& selection);
 
 // A work-group shape "WxH" such as "32x8": the validator for options, and its parsed value.
 CLI::Validator work_group_validator();

@@ -75,16 +75,36 @@ void write_random_rgb_bmp(const fs::path& path, Size size)
     write_bmp(path, image);
 }
 
+// Runs the command as a child process and waits for it; a failure names the sample and status.
+void run_process(const std::vector<std::string>& words)
+{
+    std::vector<char*> argv;
+    for (const auto& word : words) argv.push_back(const_cast<char*>(word.c_str()));
+    argv.push_back(nullptr);
+    pid_t child = 0;
+    const int error = posix_spawn(&child, argv[0], nullptr, nullptr, argv.data(), environ);
+    if (error != 0)
+        throw std::runtime_error("cannot start " + words[0] + ": " + std::strerror(error));
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0)
+        if (errno != EINTR) throw std::runtime_error("waiting for " + words[0] + " failed");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error(fs::path(words[0]).filename().string() + " failed (status " +
+                                 std::to_string(status) + ") on its bench image");
+}
+
 // The floor: what the machine must move for the job, whatever the program. Each part is the
 // plainest fast way to move those bytes: the whole input read from the page cache (InputFile
 // splits a large read over threads), the output's bytes written to a new file in one write, and
 // on a device with memory of its own, both crossing the host link from pinned host memory.
+// Beside it, not in it: what the driver costs any OpenCL process on this machine, started and
+// stopped with nothing in between (opencl_start_stop, a process of its own).
 class Floor {
 public:
     Floor(const OpenClContext& cl, const fs::path& input, const fs::path& output,
-          std::uint64_t output_bytes)
+          std::uint64_t output_bytes, std::vector<std::string> start_stop)
         : input_(input), output_(output), read_buffer_(fs::file_size(input)),
-          write_buffer_(output_bytes, 0x5a)
+          write_buffer_(output_bytes, 0x5a), start_stop_(std::move(start_stop))
     {
         if (cl.device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>()) return;
         // One pinned buffer, mapped once, as large as the larger transfer, and device buffers
@@ -112,6 +132,7 @@ public:
 
     struct Parts {
         double read = 0, write = 0, link = 0;
+        double driver = 0;  // the driver's start and stop, not part of total()
         double total() const { return read + write + link; }
     };
 
@@ -135,6 +156,10 @@ public:
             });
             parts.link = seconds_since(start);
         }
+
+        start = Clock::now();
+        run_process(start_stop_);
+        parts.driver = seconds_since(start);
         return parts;
     }
 
@@ -164,14 +189,14 @@ private:
     void* pinned_host_ = nullptr;
     cl::Buffer device_in_;
     cl::Buffer device_out_;
+    std::vector<std::string> start_stop_;
 };
 
-// The sample's command line: the device bench runs on, the input, the output, nothing printed.
-std::vector<std::string> sample_command(const std::string& sample, const DeviceSelection& selection,
-                                        const fs::path& input, const fs::path& output)
+// A program beside bench on the device bench runs on.
+std::vector<std::string> command_on_device(const std::string& program,
+                                           const DeviceSelection& selection)
 {
-    std::vector<std::string> words{(executable_directory() / sample).string(), "-q", "-i",
-                                   input.string(), "-o", output.string()};
+    std::vector<std::string> words{(executable_directory() / program).string()};
     if (selection.platform) words.insert(words.end(), {"-p", std::to_string(*selection.platform)});
     if (selection.device) words.insert(words.end(), {"-d", std::to_string(*selection.device)});
     if (selection.type) {
@@ -181,22 +206,13 @@ std::vector<std::string> sample_command(const std::string& sample, const DeviceS
     return words;
 }
 
-// Runs the command as a child process and waits for it; a failure names the sample and status.
-void run_process(const std::vector<std::string>& words)
+// The sample's command line: the device bench runs on, the input, the output, nothing printed.
+std::vector<std::string> sample_command(const std::string& sample, const DeviceSelection& selection,
+                                        const fs::path& input, const fs::path& output)
 {
-    std::vector<char*> argv;
-    for (const auto& word : words) argv.push_back(const_cast<char*>(word.c_str()));
-    argv.push_back(nullptr);
-    pid_t child = 0;
-    const int error = posix_spawn(&child, argv[0], nullptr, nullptr, argv.data(), environ);
-    if (error != 0)
-        throw std::runtime_error("cannot start " + words[0] + ": " + std::strerror(error));
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0)
-        if (errno != EINTR) throw std::runtime_error("waiting for " + words[0] + " failed");
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw std::runtime_error(fs::path(words[0]).filename().string() + " failed (status " +
-                                 std::to_string(status) + ") on its bench image");
+    std::vector<std::string> words = command_on_device(sample, selection);
+    words.insert(words.end(), {"-q", "-i", input.string(), "-o", output.string()});
+    return words;
 }
 
 struct FileRun {
@@ -209,7 +225,8 @@ struct FileRun {
 // One run of the job, file in to file out: a sample as a process, or OpenCV in this process.
 using FileJob = std::function<void(const fs::path& input, const fs::path& output)>;
 
-void time_file_job(benchmark::State& state, const OpenClContext* cl, Size size, const FileJob& job)
+void time_file_job(benchmark::State& state, const OpenClContext* cl, const DeviceSelection& selection,
+                   Size size, const FileJob& job)
 {
     guarded(state, [&] {
         auto& run = reuse_setup<FileRun>("file/" + size_name(size), [&] {
@@ -217,17 +234,19 @@ void time_file_job(benchmark::State& state, const OpenClContext* cl, Size size, 
             write_random_rgb_bmp(made->input, size);
             made->floor = std::make_unique<Floor>(*cl, made->input, made->folder.path() / "floor.bmp",
                                                   bmp_grey_header(size.width, size.height).size() +
-                                                      bmp_grey_stride(size.width) * size.height);
+                                                      bmp_grey_stride(size.width) * size.height,
+                                                  command_on_device("opencl_start_stop", selection));
             return made;
         });
         job(run.input, run.output);  // warm-up: the driver's and PoCL's caches, the page cache
-        Samples job_seconds, floor, read, write, link;
+        Samples job_seconds, floor, read, write, link, driver;
         for (auto _ : state) {
             const Floor::Parts parts = run.floor->measure();
             floor.add(parts.total());
             read.add(parts.read);
             write.add(parts.write);
             link.add(parts.link);
+            driver.add(parts.driver);
             const auto start = Clock::now();
             job(run.input, run.output);
             const double seconds = seconds_since(start);
@@ -239,13 +258,17 @@ void time_file_job(benchmark::State& state, const OpenClContext* cl, Size size, 
         state.counters["floor_read_ms"] = read.median() * 1e3;
         state.counters["floor_write_ms"] = write.median() * 1e3;
         state.counters["floor_link_ms"] = link.median() * 1e3;
+        state.counters["driver_ms"] = driver.median() * 1e3;
         if (floor.median() > 0) state.counters["over_floor"] = job_seconds.median() / floor.median();
+        state.counters["over_floor_and_driver"] =
+            job_seconds.median() / (floor.median() + driver.median());
     });
 }
 
-void register_file_job(const std::string& name, const OpenClContext& cl, Size size, FileJob job)
+void register_file_job(const std::string& name, const OpenClContext& cl,
+                       const DeviceSelection& selection, Size size, FileJob job)
 {
-    benchmark::RegisterBenchmark(name.c_str(), time_file_job, &cl, size, std::move(job))
+    benchmark::RegisterBenchmark(name.c_str(), time_file_job, &cl, selection, size, std::move(job))
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
 }
@@ -255,13 +278,14 @@ void register_file_job(const std::string& name, const OpenClContext& cl, Size si
 void register_file_runs(const OpenClContext& cl, const DeviceSelection& selection, Size size)
 {
     for (const std::string sample : {"sobel", "sobel_no_vectors", "fir_float", "morphology_packed"})
-        register_file_job("file/" + sample + "/process/" + size_name(size), cl, size,
+        register_file_job("file/" + sample + "/process/" + size_name(size), cl, selection, size,
                           [sample, selection](const fs::path& input, const fs::path& output) {
                               run_process(sample_command(sample, selection, input, output));
                           });
 #ifdef SDK_BENCH_OPENCV_FILES
     // OpenCV doing sobel's job in this (warm) process: read, grey, Sobel, magnitude, write.
-    register_file_job("file/opencv_sobel/job/" + size_name(size), cl, size, opencv_sobel_job);
+    register_file_job("file/opencv_sobel/job/" + size_name(size), cl, selection, size,
+                      opencv_sobel_job);
 #endif
 }
 

@@ -15,7 +15,9 @@ namespace sdk::bench {
 // morphology_packed, which must be built beside bench, and file/opencv_sobel/job/<size> when
 // OpenCV's image files are built in. Each reports median_ms (the job), floor_ms (the floor's
 // median), over_floor (their ratio) and the floor's parts: floor_read_ms, floor_write_ms and
-// floor_link_ms (0 on a device that shares the host's memory).
+// floor_link_ms (0 on a device that shares the host's memory). Beside the floor, not in it:
+// driver_ms, the driver's start and stop alone (opencl_start_stop, a process built beside bench),
+// and over_floor_and_driver, the job's time over the floor plus that.
 void register_file_runs(const OpenClContext& cl, const DeviceSelection& selection, Size size);
 
 }  // namespace sdk::bench

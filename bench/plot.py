@@ -56,7 +56,8 @@ def load(path):
                              ("floor_ms", "floor_ms"), ("over_floor", "over_floor"),
                              ("floor_read_ms", "floor_read_ms"),
                              ("floor_write_ms", "floor_write_ms"),
-                             ("floor_link_ms", "floor_link_ms")):
+                             ("floor_link_ms", "floor_link_ms"), ("driver_ms", "driver_ms"),
+                             ("over_floor_and_driver", "over_floor_and_driver")):
             record[key] = entry.get(counter)
         # The interleaved contest's counters: auto_ms, fastest_ms, auto_over_fastest, cN_ms.
         record["contest"] = {key: value for key, value in entry.items()
@@ -162,7 +163,8 @@ def file_table(rows):
     if not runs:
         return []
     out = ["", "| whole run | size | median ms | floor ms (read + write + link) | over floor "
-           "| OpenCV's job ÷ this |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+           "| driver start + stop ms | over floor + driver | OpenCV's job ÷ this |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for size in sizes_of(runs):
         opencv = next((r for r in runs if r["filter"] == "opencv_sobel" and r["size"] == size
                        and not r["error"]), None)
@@ -172,7 +174,7 @@ def file_table(rows):
             what = "OpenCV's sobel job (warm process)" if r["filter"] == "opencv_sobel" \
                 else f"{r['filter']} (process)"
             if r["error"]:
-                out.append(table_row([what, size, r["error"], "", "", ""]))
+                out.append(table_row([what, size, r["error"], "", "", "", "", ""]))
                 continue
             parts = " + ".join(number(r[k]) for k in ("floor_read_ms", "floor_write_ms",
                                                       "floor_link_ms"))
@@ -181,6 +183,11 @@ def file_table(rows):
             out.append(table_row([what, size, number(r["median_ms"]),
                                   f"{number(r['floor_ms'])} ({parts})",
                                   f"{r['over_floor']:.2f}x" if r["over_floor"] else "–",
+                                  number(r["driver_ms"]) if r["driver_ms"] else "–",
+                                  # OpenCV's job runs in bench's own process: no driver to start
+                                  f"{r['over_floor_and_driver']:.2f}x"
+                                  if r["over_floor_and_driver"] and r["filter"] != "opencv_sobel"
+                                  else "–",
                                   f"{versus:.2f}x" if versus else "–"]))
     return out
 

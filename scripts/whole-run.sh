@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Times whole runs of a sample, file in to file out, as a user waits for them, against the floor
 # measured in the same run: reading the input from the page cache and writing the output's bytes
-# (dd), alternating the two in every round so that a noisy moment hits all alike.
+# (dd), alternating the two in every round so that a noisy moment hits all alike. Beside the
+# floor, when it is built in BIN_DIR: opencl_start_stop, the driver's start and stop alone, what
+# any OpenCL process pays on the machine.
 #   scripts/whole-run.sh BIN_DIR WIDTHxHEIGHT [ROUNDS] -- 'sobel' 'sobel --host-conversions' ...
 # Each command after -- is run from BIN_DIR with -i INPUT -o OUTPUT -q added. Prints the median
 # wall time of each, its peak memory (GNU time, when installed) and the floor.
@@ -22,6 +24,10 @@ for ((round = 0; round < rounds; ++round)); do
   t0=$(now); dd if=/dev/zero of="$work/floor.bmp" bs=16M count="$out_bytes" iflag=count_bytes \
     status=none; t1=$(now); rm -f "$work/floor.bmp"
   echo "floor: write output|$(ms $t0 $t1)|" >> "$results"
+  if [[ -x $bin/opencl_start_stop ]]; then
+    t0=$(now); "$bin/opencl_start_stop"; t1=$(now)
+    echo "driver: start and stop, nothing else|$(ms $t0 $t1)|" >> "$results"
+  fi
   for run in "$@"; do
     read -ra words <<< "$run"
     t0=$(now)
@@ -42,10 +48,12 @@ for line in open(sys.argv[1]):
 print(f"{sys.argv[2]}, median of {sys.argv[3]} alternating rounds")
 print(f"{'run':50} {'ms':>9} {'peak MB':>8}")
 floor = sum(statistics.median(m for m, _ in v) for k, v in rows.items() if k.startswith("floor"))
+driver = next((statistics.median(m for m, _ in v) for k, v in rows.items() if k.startswith("driver")), None)
 for name, values in rows.items():
     median = statistics.median(m for m, _ in values)
     rss = max((r for _, r in values if r), default=None)
-    print(f"{name:50} {median:9.1f} {rss / 1024 if rss else float('nan'):8.0f}"
-          + ("" if name.startswith("floor") else f"   {median / floor:5.2f}x floor"))
+    ratios = "" if name.startswith(("floor", "driver")) else f"   {median / floor:5.2f}x floor" + \
+        (f", {median / (floor + driver):5.2f}x floor + driver" if driver else "")
+    print(f"{name:50} {median:9.1f} {rss / 1024 if rss else float('nan'):8.0f}" + ratios)
 print(f"{'floor (read + write)':50} {floor:9.1f}")
 PY
