@@ -62,6 +62,10 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
     app.add_option("--trace", options.trace,
                    "write a timeline of the run, host steps and device commands, as Chrome "
                    "trace JSON to this file (open it in ui.perfetto.dev)");
+    app.add_flag("--floor", options.floor,
+                 "after the run, measure what any program must move for this job (the input read "
+                 "from the page cache, the output's bytes written, on a discrete GPU the host "
+                 "link) and print it under the step table");
     app.add_option("--band-rows", options.band_rows,
                    "run in bands of at most N output rows (default: the whole image when the "
                    "device can allocate it, else bands as tall as fit; see docs/whole_run.md)")

@@ -28,6 +28,7 @@ struct CommonOptions {
     unsigned iterations = 0;                           // -n: timed repetitions after a warm-up
     std::optional<std::filesystem::path> trace;        // timeline of the run (Chrome trace JSON)
     std::size_t band_rows = 0;                         // at most this many output rows a band; 0: whole
+    bool floor = false;                                // --floor: measure and print the run's floor
 };
 
 // The bundled photograph, found next to the executable.

@@ -1,16 +1,14 @@
 #include "file_runs.hpp"
 
+#include "app/run_floor.hpp"
 #include "imageio/bmp.hpp"
-#include "imageio/input_file.hpp"
 #include "runtime/errors.hpp"
 #include "runtime/program.hpp"
-#include "runtime/transfers.hpp"
 
 #ifdef SDK_BENCH_OPENCV_FILES
 #include "opencv_baselines.hpp"
 #endif
 
-#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,105 +91,6 @@ void run_process(const std::vector<std::string>& words)
                                  std::to_string(status) + ") on its bench image");
 }
 
-// The floor: what the machine must move for the job, whatever the program. Each part is the
-// plainest fast way to move those bytes: the whole input read from the page cache (InputFile
-// splits a large read over threads), the output's bytes written to a new file in one write, and
-// on a device with memory of its own, both crossing the host link from pinned host memory.
-// Beside it, not in it: what the driver costs any OpenCL process on this machine, started and
-// stopped with nothing in between (opencl_start_stop, a process of its own).
-class Floor {
-public:
-    Floor(const OpenClContext& cl, const fs::path& input, const fs::path& output,
-          std::uint64_t output_bytes, std::vector<std::string> start_stop)
-        : input_(input), output_(output), read_buffer_(fs::file_size(input)),
-          write_buffer_(output_bytes, 0x5a), start_stop_(std::move(start_stop))
-    {
-        if (cl.device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>()) return;
-        // One pinned buffer, mapped once, as large as the larger transfer, and device buffers
-        // for each: the link's own speed, with nothing else in the way.
-        const std::size_t largest = std::max(read_buffer_.size(), write_buffer_.size());
-        while_doing("allocating the floor's pinned and device buffers", [&] {
-            queue_ = cl.queue;
-            pinned_ = cl::Buffer(cl.context, CL_MEM_ALLOC_HOST_PTR, largest);
-            pinned_host_ = queue_.enqueueMapBuffer(pinned_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                                   largest);
-            std::memset(pinned_host_, 0x5a, largest);
-            device_in_ = cl::Buffer(cl.context, CL_MEM_READ_WRITE, read_buffer_.size());
-            device_out_ = cl::Buffer(cl.context, CL_MEM_READ_WRITE, write_buffer_.size());
-        });
-    }
-    ~Floor()
-    {
-        if (pinned_host_) {
-            queue_.enqueueUnmapMemObject(pinned_, pinned_host_);
-            queue_.finish();
-        }
-    }
-    Floor(const Floor&) = delete;
-    Floor& operator=(const Floor&) = delete;
-
-    struct Parts {
-        double read = 0, write = 0, link = 0;
-        double driver = 0;  // the driver's start and stop, not part of total()
-        double total() const { return read + write + link; }
-    };
-
-    Parts measure()
-    {
-        Parts parts;
-        auto start = Clock::now();
-        InputFile(input_).read_at(0, read_buffer_.data(), read_buffer_.size());
-        parts.read = seconds_since(start);
-
-        start = Clock::now();
-        write_all();
-        parts.write = seconds_since(start);
-        fs::remove(output_);
-
-        if (pinned_host_) {
-            start = Clock::now();
-            while_doing("timing the host link", [&] {
-                queue_.enqueueWriteBuffer(device_in_, CL_TRUE, 0, read_buffer_.size(), pinned_host_);
-                queue_.enqueueReadBuffer(device_out_, CL_TRUE, 0, write_buffer_.size(), pinned_host_);
-            });
-            parts.link = seconds_since(start);
-        }
-
-        start = Clock::now();
-        run_process(start_stop_);
-        parts.driver = seconds_since(start);
-        return parts;
-    }
-
-private:
-    void write_all()
-    {
-        const int file = ::open(output_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (file < 0) throw std::runtime_error("cannot create " + output_.string());
-        std::size_t done = 0;
-        while (done < write_buffer_.size()) {
-            const ssize_t wrote = ::write(file, write_buffer_.data() + done, write_buffer_.size() - done);
-            if (wrote <= 0) {
-                ::close(file);
-                throw std::runtime_error("cannot write " + output_.string() + ": " + std::strerror(errno));
-            }
-            done += static_cast<std::size_t>(wrote);
-        }
-        ::close(file);
-    }
-
-    fs::path input_;
-    fs::path output_;
-    std::vector<unsigned char> read_buffer_;
-    std::vector<unsigned char> write_buffer_;
-    cl::CommandQueue queue_;
-    cl::Buffer pinned_;
-    void* pinned_host_ = nullptr;
-    cl::Buffer device_in_;
-    cl::Buffer device_out_;
-    std::vector<std::string> start_stop_;
-};
-
 // A program beside bench on the device bench runs on.
 std::vector<std::string> command_on_device(const std::string& program,
                                            const DeviceSelection& selection)
@@ -219,7 +118,7 @@ struct FileRun {
     ScratchFolder folder;
     fs::path input = folder.path() / "input.bmp";
     fs::path output = folder.path() / "output.bmp";
-    std::unique_ptr<Floor> floor;
+    std::unique_ptr<FloorMeter> floor;
 };
 
 // One run of the job, file in to file out: a sample as a process, or OpenCV in this process.
@@ -232,21 +131,26 @@ void time_file_job(benchmark::State& state, const OpenClContext* cl, const Devic
         auto& run = reuse_setup<FileRun>("file/" + size_name(size), [&] {
             auto made = std::make_shared<FileRun>();
             write_random_rgb_bmp(made->input, size);
-            made->floor = std::make_unique<Floor>(*cl, made->input, made->folder.path() / "floor.bmp",
-                                                  bmp_grey_header(size.width, size.height).size() +
-                                                      bmp_grey_stride(size.width) * size.height,
-                                                  command_on_device("opencl_start_stop", selection));
+            made->floor = std::make_unique<FloorMeter>(*cl, made->input, made->output,
+                                                       bmp_grey_header(size.width, size.height).size() +
+                                                           bmp_grey_stride(size.width) * size.height);
             return made;
         });
+        const auto start_stop = command_on_device("opencl_start_stop", selection);
         job(run.input, run.output);  // warm-up: the driver's and PoCL's caches, the page cache
         Samples job_seconds, floor, read, write, link, driver;
+        // Every iteration: the floor (app/run_floor.hpp), then beside it what the driver costs any
+        // OpenCL process here, started and stopped with nothing in between (opencl_start_stop),
+        // then the job.
         for (auto _ : state) {
-            const Floor::Parts parts = run.floor->measure();
-            floor.add(parts.total());
-            read.add(parts.read);
-            write.add(parts.write);
-            link.add(parts.link);
-            driver.add(parts.driver);
+            const FloorParts parts = run.floor->measure();
+            floor.add(parts.total_ms() / 1e3);
+            read.add(parts.read_ms / 1e3);
+            write.add(parts.write_ms / 1e3);
+            link.add(parts.link_ms / 1e3);
+            const auto driver_start = Clock::now();
+            run_process(start_stop);
+            driver.add(seconds_since(driver_start));
             const auto start = Clock::now();
             job(run.input, run.output);
             const double seconds = seconds_since(start);

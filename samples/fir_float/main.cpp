@@ -4,6 +4,7 @@
 #include "app/cli.hpp"
 #include "app/device_io.hpp"
 #include "app/report.hpp"
+#include "app/run_floor.hpp"
 #include "app/sample_io.hpp"
 #include "app/tuning_options.hpp"
 #include "filters/fir/fir_filter.hpp"
@@ -154,5 +155,9 @@ int main(int argc, char** argv)
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
         log << "Wrote " << options.output.string() << "\n";
+
+        // 9. With --floor: what any program must move for this job, measured now on this
+        //    machine, against which the steps above are read (app/run_floor.hpp).
+        if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

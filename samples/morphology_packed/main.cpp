@@ -7,6 +7,7 @@
 #include "app/cli.hpp"
 #include "app/device_io.hpp"
 #include "app/report.hpp"
+#include "app/run_floor.hpp"
 #include "app/roi_option.hpp"
 #include "filters/morphology/morphology_filter.hpp"
 #include "filters/morphology/morphology_outputs.hpp"
@@ -167,5 +168,9 @@ int main(int argc, char** argv)
         outputs.commit();
         log << "Wrote " << options.output.string()
             << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";
+
+        // 7. With --floor: what any program must move for this job, measured now on this
+        //    machine, against which the steps above are read (app/run_floor.hpp).
+        if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

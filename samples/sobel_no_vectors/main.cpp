@@ -7,6 +7,7 @@
 #include "runtime/pipeline_timer.hpp"
 #include "app/sample_io.hpp"
 #include "app/report.hpp"
+#include "app/run_floor.hpp"
 #include "imageio/image_file.hpp"
 
 #include <iostream>
@@ -67,5 +68,9 @@ int main(int argc, char** argv)
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
         log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
+
+        // 6. With --floor: what any program must move for this job, measured now on this
+        //    machine, against which the steps above are read (app/run_floor.hpp).
+        if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

@@ -245,6 +245,14 @@ void expect_success(const Outcome& outcome)
     EXPECT_EQ(outcome.err, "");
 }
 class GoodInput : public EndToEnd {
+protected:
+    // An empty folder for one sample's outputs, named after it.
+    fs::path folder_of_its_own(const fs::path& program)
+    {
+        const fs::path folder = outputs_ / program.filename();
+        fs::create_directory(folder);
+        return folder;
+    }
 };
 
 // --- The control: the harness sees success when there is success. ---
@@ -254,10 +262,8 @@ TEST_F(GoodInput, ValidImageWritesItsOutputs)
     const auto bytes = valid_bmp();
     const fs::path input = write_input("input.bmp", bytes);
     for (const fs::path& program : samples_) {
-        const std::string name = program.filename().string();
-        SCOPED_TRACE(name);
-        const fs::path folder = outputs_ / name;
-        fs::create_directory(folder);
+        SCOPED_TRACE(program.filename().string());
+        const fs::path folder = folder_of_its_own(program);
         const Outcome outcome =
             run_program(program, {"-i", input.string(), "-o", (folder / "result.bmp").string()},
                         inputs_, logs_);
@@ -273,6 +279,35 @@ TEST_F(GoodInput, ValidImageWritesItsOutputs)
                 EXPECT_EQ(image.height, 7u) << file;
             }
         }
+        EXPECT_EQ(sdk::read_file(input), bytes) << "the input must not change";
+    }
+}
+
+// --floor: the floor measured after the run, printed under the step table, its temporary written
+// beside the output and removed; the output and the input as without it.
+TEST_F(GoodInput, FloorIsPrintedAndLeavesNothingBehind)
+{
+    const auto bytes = valid_bmp();
+    const fs::path input = write_input("input.bmp", bytes);
+    for (const fs::path& program : samples_) {
+        SCOPED_TRACE(program.filename().string());
+        const fs::path folder = folder_of_its_own(program);
+        const Outcome outcome = run_program(
+            program, {"--floor", "-i", input.string(), "-o", (folder / "result.bmp").string()},
+            inputs_, logs_);
+        expect_success(outcome);
+        const std::size_t floor = outcome.out.find("Floor, measured after the run");
+        ASSERT_NE(floor, std::string::npos) << outcome.out;
+        EXPECT_GT(floor, outcome.out.find("End to end, on the host's clock")) << outcome.out;
+        for (const char* line : {"read input.bmp (page cache, 0 MB)", "beside result.bmp",
+                                 "the steps after start-up", "all the steps"})
+            EXPECT_NE(outcome.out.find(line, floor), std::string::npos) << line << "\n" << outcome.out;
+        std::vector<std::string> names;
+        for (const auto& entry : fs::directory_iterator(folder))
+            names.push_back(entry.path().filename().string());
+        EXPECT_TRUE(std::find(names.begin(), names.end(), "result.bmp") != names.end());
+        for (const auto& file : names) EXPECT_NE(file.front(), '.') << "temporary left behind: " << file;
+        EXPECT_EQ(sdk::read_bmp(folder / "result.bmp").width, 19u);
         EXPECT_EQ(sdk::read_file(input), bytes) << "the input must not change";
     }
 }
