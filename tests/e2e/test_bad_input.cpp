@@ -914,7 +914,10 @@ TEST_F(OutputSets, StoppedAtAnyMomentTheSetIsWhollyOldOrWhollyNew)
             const Outcome outcome = wait_for(run);
             EXPECT_TRUE(outcome.exited ? outcome.status == 0 : outcome.signal == signal_number) << outcome.how;
             const Snapshot now = result_set();
-            EXPECT_TRUE(now == old_set || now == new_set) << "a mixed or incomplete set";
+            EXPECT_TRUE(now == old_set || now == new_set)
+                << "a mixed or incomplete set; against the old set:" << differences(old_set, now)
+                << " against the new set:" << differences(new_set, now) << " (" << outcome.how
+                << ", stdout: " << outcome.out << ", stderr: " << outcome.err << ")";
             if (!outcome.exited) ++stopped;
             if (now == new_set) {  // put the old set back for the next round
                 const Outcome restore = run_program(program("sobel"), sobel_set_arguments(old_input), inputs_, logs_);
