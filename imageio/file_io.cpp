@@ -147,9 +147,17 @@ TemporaryFile create_temporary_beside(const std::filesystem::path& path)
     // system. The leading dot keeps it out of casual directory listings.
     const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
     std::string pattern = (folder / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-    const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) fail("cannot write", path, errno);
-    remember_temporary(pattern);
+    int fd = -1;
+    int create_error = 0;
+    {
+        // Created and remembered with stopping signals held back: Ctrl-C between the two would
+        // leave a temporary no handler knows of (seen in CI: a run stopped at its start).
+        const SignalsDeferred signals;
+        fd = ::mkstemp(pattern.data());
+        create_error = errno;
+        if (fd >= 0) remember_temporary(pattern);
+    }
+    if (fd < 0) fail("cannot write", path, create_error);
     if (::fchmod(fd, new_file_mode()) != 0) {
         const int error = errno;
         ::close(fd);

@@ -22,14 +22,14 @@ struct Slot {
 std::array<Slot, 64> slots;
 std::mutex slots_mutex;  // between threads of the program; the handler only reads
 
-std::atomic<bool> deferring{false};
+std::atomic<int> deferring{0};  // how many SignalsDeferred are alive (threads may nest them)
 std::atomic<int> deferred_signal{0};
 
 constexpr std::array<int, 3> kStoppingSignals = {SIGINT, SIGTERM, SIGHUP};
 
 void remove_remembered_and_stop(int signal_number)
 {
-    if (deferring.load()) {
+    if (deferring.load() > 0) {
         deferred_signal.store(signal_number);
         return;
     }
@@ -88,13 +88,13 @@ void forget_temporary(const std::filesystem::path& path)
 
 SignalsDeferred::SignalsDeferred()
 {
-    deferred_signal.store(0);
-    deferring.store(true);
+    install_handlers_once();  // a signal's default action would not wait for the end of the scope
+    deferring.fetch_add(1);
 }
 
 SignalsDeferred::~SignalsDeferred()
 {
-    deferring.store(false);
+    if (deferring.fetch_sub(1) != 1) return;  // the outermost one raises what arrived
     if (const int signal_number = deferred_signal.exchange(0)) remove_remembered_and_stop(signal_number);
 }
 

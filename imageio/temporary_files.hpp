@@ -14,7 +14,7 @@ void forget_temporary(const std::filesystem::path& path);
 
 // For its lifetime, a stopping signal waits: a set of renames, once started, runs to its end,
 // and the signal then stops the process as it would have (a signal that arrives meanwhile is
-// raised again by the destructor). One at a time per process.
+// raised again by the destructor of the last one alive). Threads may hold them at once.
 class SignalsDeferred {
 public:
     SignalsDeferred();
