@@ -16,8 +16,8 @@ namespace sdk {
 
 // What every filter's tuner shares (Sobel's kernel and work-group, fir_float's and
 // morphology_packed's work-group): the flow "the cached choice for this size class, or measure
-// the candidates and cache the winner", the contest on a random image of the class's
-// representative size, and the log lines. A filter's tuner (filters/<family>/*_tuning.*) adds
+// the candidates and cache the winner", the contest on a random image of the size that will
+// run (tuning_size), and the log lines. A filter's tuner (filters/<family>/*_tuning.*) adds
 // only its candidates, its cache key and how to launch one candidate.
 
 enum class Tuning {
@@ -59,7 +59,7 @@ struct TuningOutcome {
     SizeClass size_class;
     bool from_cache = false;
     // When measured now:
-    ImageSize measured_size;  // the class's representative image
+    ImageSize measured_size;  // the image measured on (tuning_size)
     ContestResult contest;    // the candidates' medians, the winner and the runner-up
     unsigned rounds = 0;
     double seconds = 0;       // the whole measurement, on the host's clock
@@ -103,12 +103,14 @@ void run_contest(TuningOutcome& outcome, std::size_t candidates,
 // The cached value under `key` unless retuning.
 std::optional<std::string> cached_value(const std::string& key, Tuning tuning);
 
-// The choice for an image of the size class: from the cache, or measured and then cached.
+// The choice for a `width` x `height` image, the same for its whole size class: from the cache,
+// or measured (on tuning_size's image) and then cached.
 template <typename Choice>
-Tuned<Choice> tune(SizeClass size_class, const TuningRecipe<Choice>& recipe, Tuning tuning)
+Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Choice>& recipe,
+                   Tuning tuning)
 {
     Tuned<Choice> result;
-    result.size_class = size_class;
+    result.size_class = size_class_of(width, height);
     if (const auto value = cached_value(recipe.key, tuning)) {
         if (const auto cached = recipe.parse(*value)) {
             result.choice = *cached;
@@ -117,7 +119,7 @@ Tuned<Choice> tune(SizeClass size_class, const TuningRecipe<Choice>& recipe, Tun
         }
     }
     const auto start = std::chrono::steady_clock::now();
-    result.measured_size = representative_size(size_class);
+    result.measured_size = tuning_size(width, height);
     Contestants<Choice> contestants = recipe.prepare(random_tuning_image(result.measured_size));
     result.candidates = std::move(contestants.candidates);
     run_contest(result, result.candidates.size(),

@@ -149,6 +149,14 @@ ImageSize representative_size(SizeClass size_class)
     return {width, height};
 }
 
+ImageSize tuning_size(std::size_t width, std::size_t height)
+{
+    const SizeClass size_class = size_class_of(width, height);
+    if (size_class.log2_pixels <= kSmallestSizeClass || size_class.log2_pixels >= kLargestSizeClass)
+        return representative_size(size_class);
+    return {width, height};
+}
+
 std::string describe(SizeClass size_class)
 {
     const std::string k = std::to_string(size_class.log2_pixels);

@@ -67,6 +67,14 @@ struct ImageSize {
 // 5792x4345.
 ImageSize representative_size(SizeClass size_class);
 
+// The image a class is measured on when it is first seen: the image that will run, whose width
+// and height decide how the work-groups tile it (PoCL, 512x512: fir_float's 128x1 groups were
+// the fastest there and the slowest on the class's 720x546 representative, 0.16 against 0.58
+// ms). Only the two catch-all classes, the smallest (where a launch decides) and the largest
+// (where the image may be of any size: tuning stays short), are measured on their
+// representative image. The choice is cached for the class: later images of it reuse it.
+ImageSize tuning_size(std::size_t width, std::size_t height);
+
 // "2^22-2^23 pixels" (the smallest class: "under 2^17 pixels", the largest: "2^24 pixels and
 // more"), and the key part "pixels 2^22".
 std::string describe(SizeClass size_class);

@@ -34,7 +34,7 @@ FirTuningResult choose_fir_work_group(const OpenClContext& cl, Border border, st
         };
         return contestants;
     };
-    return tune(size_class, recipe, tuning);
+    return tune(width, height, recipe, tuning);
 }
 
 }  // namespace sdk

@@ -23,7 +23,7 @@ std::vector<WorkGroupShape> fir_candidates();
 std::string fir_tuning_key(const std::string& device, Border border, SizeClass size_class);
 
 // The shape for an image of `width` x `height`: from the cache, or measured on a random image of
-// the size class's representative size (any weights: they do not change the work) and cached.
+// that size (tuning_size; any weights: they do not change the work) and cached for its class.
 FirTuningResult choose_fir_work_group(const OpenClContext& cl, Border border, std::size_t width,
                                       std::size_t height, Tuning tuning = Tuning::use_cache);
 

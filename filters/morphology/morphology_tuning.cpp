@@ -43,7 +43,7 @@ MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl, Mor
         };
         return contestants;
     };
-    return tune(size_class, recipe, tuning);
+    return tune(width, height, recipe, tuning);
 }
 
 }  // namespace sdk

@@ -44,7 +44,7 @@ bool write_cached_choice(const std::filesystem::path& cache, const std::string& 
 using TuningResult = Tuned<SobelChoice>;
 
 // The choice for an image of `width` x `height`: from the cache, or measured (every candidate
-// round-robin on a random image of the size class's representative size, median of 5 rounds,
+// round-robin on a random image of that size (tuning_size), median of 5 rounds,
 // a tie within 5% to the simpler: filters/kernel_tuning.hpp) and then cached.
 TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::size_t width,
                                  std::size_t height, Tuning tuning = Tuning::use_cache);

@@ -184,6 +184,20 @@ TEST(SizeClass, TheRepresentativeImageIsInItsClass)
     EXPECT_EQ(representative_size({22}).height, 2172u);
 }
 
+TEST(SizeClass, TunedOnTheImageThatRunsExceptInTheCatchAllClasses)
+{
+    // In a middle class: the image itself, whatever its shape.
+    EXPECT_EQ(tuning_size(512, 512).width, 512u);
+    EXPECT_EQ(tuning_size(512, 512).height, 512u);
+    EXPECT_EQ(tuning_size(3264, 2448).width, 3264u);
+    EXPECT_EQ(tuning_size(17, 40000).height, 40000u);
+    // The smallest and the largest classes: their representative images.
+    EXPECT_EQ(tuning_size(1, 1).width, representative_size({kSmallestSizeClass}).width);
+    EXPECT_EQ(tuning_size(200, 100).height, representative_size({kSmallestSizeClass}).height);
+    EXPECT_EQ(tuning_size(16384, 16384).width, representative_size({kLargestSizeClass}).width);
+    EXPECT_EQ(tuning_size(4096, 4096).height, representative_size({kLargestSizeClass}).height);
+}
+
 TEST(SizeClass, NamesAndKeys)
 {
     EXPECT_EQ(describe(SizeClass{22}), "2^22-2^23 pixels");
