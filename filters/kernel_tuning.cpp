@@ -3,8 +3,10 @@
 #include "runtime/errors.hpp"
 #include "runtime/profiling.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 
 namespace sdk {
@@ -65,8 +67,15 @@ std::vector<WorkGroupShape> runnable_shapes(const std::vector<WorkGroupShape>& s
 Image random_tuning_image(ImageSize size)
 {
     Image image{size.width, size.height, 1, std::vector<std::uint8_t>(size.width * size.height)};
-    std::mt19937 generator(1);
-    for (auto& pixel : image.pixels) pixel = static_cast<std::uint8_t>(generator());
+    // Eight pixels a draw: the largest class's confirmation fills a whole image, 268 MB at
+    // 16384x16384.
+    std::mt19937_64 generator(1);
+    std::size_t i = 0;
+    for (; i + 8 <= image.pixels.size(); i += 8) {
+        const std::uint64_t bits = generator();
+        std::memcpy(&image.pixels[i], &bits, 8);
+    }
+    for (; i < image.pixels.size(); ++i) image.pixels[i] = static_cast<std::uint8_t>(generator());
     return image;
 }
 
@@ -79,12 +88,12 @@ TuningRecipe<WorkGroupShape> work_group_recipe(std::string key)
     return recipe;
 }
 
-void run_contest(TuningOutcome& outcome, std::size_t candidates,
-                 const std::function<cl::Event(std::size_t)>& launch)
+namespace {
+
+ContestResult contest(std::size_t candidates, const std::function<cl::Event(std::size_t)>& launch,
+                      const ContestRules& rules)
 {
-    const ContestRules rules;
-    outcome.rounds = rules.rounds;
-    outcome.contest = choose_fastest(
+    return choose_fastest(
         candidates,
         [&](std::size_t i) {
             // Back to back, then waited for together: the host's round trip between launches
@@ -99,6 +108,46 @@ void run_contest(TuningOutcome& outcome, std::size_t candidates,
             });
         },
         rules);
+}
+
+}  // namespace
+
+void run_contest(TuningOutcome& outcome, std::size_t candidates,
+                 const std::function<cl::Event(std::size_t)>& launch)
+{
+    const ContestRules rules;
+    outcome.rounds = rules.rounds;
+    outcome.contest = contest(candidates, launch, rules);
+}
+
+std::vector<std::size_t> finalists_of(const ContestResult& result, const std::vector<int>& families)
+{
+    const std::vector<double>& ms = result.median_ms;
+    std::vector<std::size_t> by_speed(ms.size());
+    for (std::size_t i = 0; i < by_speed.size(); ++i) by_speed[i] = i;
+    std::stable_sort(by_speed.begin(), by_speed.end(),
+                     [&](std::size_t a, std::size_t b) { return ms[a] < ms[b]; });
+    std::vector<bool> chosen(ms.size(), false);
+    for (std::size_t k = 0; k < by_speed.size() && k < 3; ++k) chosen[by_speed[k]] = true;
+    chosen[result.winner] = true;  // a tie may have given it to a slower, simpler one
+    std::vector<bool> family_seen;
+    for (const std::size_t i : by_speed) {  // fastest first: each family's first is its best
+        const auto family = static_cast<std::size_t>(i < families.size() ? families[i] : 0);
+        if (family >= family_seen.size()) family_seen.resize(family + 1, false);
+        if (!family_seen[family]) chosen[i] = true;
+        family_seen[family] = true;
+    }
+    std::vector<std::size_t> finalists;
+    for (std::size_t i = 0; i < chosen.size(); ++i)
+        if (chosen[i]) finalists.push_back(i);
+    return finalists;
+}
+
+void run_confirmation(TuningOutcome& outcome, const std::function<cl::Event(std::size_t)>& launch)
+{
+    ContestRules rules;
+    rules.rounds = 3;
+    outcome.confirmation = contest(outcome.finalists.size(), launch, rules);
 }
 
 std::optional<std::string> cached_value(const std::string& key, Tuning tuning)
@@ -125,6 +174,24 @@ std::string describe_measurement(const TuningOutcome& outcome, std::size_t candi
     std::snprintf(percent, sizeof percent, "%.1f%%", 100 * std::abs(contest.margin()));
     if (contest.margin() >= 0) return text + ", " + percent + " ahead of " + other + ")";
     return text + ", tied with " + other + ", " + percent + " faster), which goes to the simpler";
+}
+
+std::string describe_confirmation(const TuningOutcome& outcome, const std::string& winner,
+                                  const std::string& runner_up)
+{
+    const ContestResult& contest = outcome.confirmation;
+    if (!outcome.confirmed_size || contest.median_ms.empty()) return "";
+    std::string text = "; then " + std::to_string(outcome.finalists.size()) + " finalists on the " +
+                       std::to_string(outcome.confirmed_size->width) + "x" +
+                       std::to_string(outcome.confirmed_size->height) +
+                       " image itself, 3 rounds: " + winner + " " +
+                       milliseconds(contest.median_ms[contest.winner]);
+    if (!contest.runner_up) return text;
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100 * std::abs(contest.margin()));
+    const std::string other = runner_up + " (" + milliseconds(contest.median_ms[*contest.runner_up]) + ")";
+    return text + (contest.margin() >= 0 ? ", " + std::string(percent) + " ahead of " + other
+                                         : ", tied with " + other + ", which goes to the simpler");
 }
 
 std::string describe_cache_use(const TuningOutcome& result)

@@ -109,6 +109,7 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
     recipe.parse = parse_choice;
     recipe.format = format_choice;
     recipe.prepare = [&](const Image& image) { return sobel_contestants(cl, border, image); };
+    recipe.family = [](const SobelChoice& choice) { return static_cast<int>(choice.variant); };
     return tune(width, height, recipe, tuning);
 }
 

@@ -89,3 +89,34 @@ TEST(WorkGroupCache, ACorruptOrOversizedEntryIsNotCached)
 
 }  // namespace
 }  // namespace sdk
+
+namespace sdk {
+namespace {
+
+TEST(Finalists, TheThreeFastestAndEachFamilysFastest)
+{
+    // Families 0, 0, 1, 1, 2, 2: the three fastest are 1, 3, 2; family 2's fastest, 5, joins.
+    const ContestResult contest = decide({5, 1, 3, 2, 9, 4}, 0.05);
+    EXPECT_EQ(finalists_of(contest, {0, 0, 1, 1, 2, 2}), (std::vector<std::size_t>{1, 2, 3, 5}));
+    // One family: the three fastest only.
+    EXPECT_EQ(finalists_of(contest, {0, 0, 0, 0, 0, 0}), (std::vector<std::size_t>{1, 2, 3}));
+}
+
+TEST(Finalists, TheTieWinnerIsAlwaysOne)
+{
+    // Candidate 0 ties (within 5%) with the fastest and wins the contest as the simpler, yet
+    // three others are faster than it: it still runs in the confirmation.
+    const ContestResult contest = decide({1.04, 1.00, 1.01, 1.02, 1.03}, 0.05);
+    ASSERT_EQ(contest.winner, 0u);
+    const auto finalists = finalists_of(contest, {0, 0, 0, 0, 0});
+    EXPECT_EQ(finalists, (std::vector<std::size_t>{0, 1, 2, 3}));
+}
+
+TEST(Finalists, FewerCandidatesThanThree)
+{
+    EXPECT_EQ(finalists_of(decide({2, 1}, 0.05), {0, 0}), (std::vector<std::size_t>{0, 1}));
+    EXPECT_EQ(finalists_of(decide({2}, 0.05), {}), (std::vector<std::size_t>{0}));
+}
+
+}  // namespace
+}  // namespace sdk
