@@ -30,8 +30,11 @@
 #include <algorithm>
 #include <cctype>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -135,7 +138,13 @@ public:
     virtual std::string label() const { return {}; }
 };
 
-class SobelKernel final : public TimedKernel {
+// A kernel whose work-group shape can change between launches on the same buffers.
+class ShapeableKernel : public TimedKernel {
+public:
+    virtual void set_work_group(const WorkGroupShape& shape) = 0;
+};
+
+class SobelKernel final : public ShapeableKernel {
 public:
     SobelKernel(const OpenClContext& cl, SobelVariant variant, const Image& image)
         : sobel_(cl, variant, Border::replicate)
@@ -149,6 +158,10 @@ public:
         sobel_.set_work_group(choice.group_x, choice.group_y);
         sobel_.upload(image);
     }
+    void set_work_group(const WorkGroupShape& shape) override
+    {
+        sobel_.set_work_group(shape.x, shape.y);
+    }
     double run_seconds() override { return device_seconds(sobel_.run()); }
     std::uint64_t bytes_moved() const override { return sobel_.bytes_moved(); }
     std::string label() const override { return label_; }
@@ -159,16 +172,15 @@ private:
     std::string label_;
 };
 
-class FirKernel final : public TimedKernel {
+class FirKernel final : public ShapeableKernel {
 public:
     FirKernel(const OpenClContext& cl, const Image& image) : fir_(cl, Border::replicate)
     {
         fir_.upload(image);
     }
-    FirKernel(const OpenClContext& cl, const WorkGroupShape& group, const Image& image)
-        : FirKernel(cl, image)
+    void set_work_group(const WorkGroupShape& shape) override
     {
-        fir_.set_work_group(group.x, group.y);
+        fir_.set_work_group(shape.x, shape.y);
     }
     double run_seconds() override { return device_seconds(fir_.run()); }
     std::uint64_t bytes_moved() const override { return fir_.bytes_moved(); }
@@ -179,7 +191,7 @@ private:
 
 // The passes of an operation on the packed image, timed and counted per pass (a closing is a
 // dilation and an erosion), so that a closing compares with a single dilation.
-class MorphologyKernel final : public TimedKernel {
+class MorphologyKernel final : public ShapeableKernel {
 public:
     MorphologyKernel(const OpenClContext& cl, MorphologyShape shape, MorphologyOperation operation,
                      const Image& image)
@@ -190,11 +202,9 @@ public:
         morphology_.upload(image).event.wait();
         morphology_.binarise_and_pack(Binarisation{}).event.wait();
     }
-    MorphologyKernel(const OpenClContext& cl, MorphologyShape shape, MorphologyOperation operation,
-                     const WorkGroupShape& group, const Image& image)
-        : MorphologyKernel(cl, shape, operation, image)
+    void set_work_group(const WorkGroupShape& shape) override
     {
-        morphology_.set_work_group(group.x, group.y);
+        morphology_.set_work_group(shape.x, shape.y);
     }
     double run_seconds() override
     {
@@ -257,11 +267,17 @@ void register_kernel(Suite& suite, const std::string& filter, const std::string&
 }
 
 // Auto's choice against every candidate it chooses from, interleaved: each iteration is one round
-// in which auto's choice and then every candidate run once (warmed up first), so that a burst of
-// load lands on all of them alike rather than on whichever was timed at that moment. Each one's
-// median over the rounds is a counter (`auto_ms`, `fastest_ms`, `c<i>_ms` in the candidates'
-// order, named in the label), and `auto_over_fastest` is the issue's figure: auto's median over
-// the fastest candidate's. The iteration's time is auto's.
+// in which auto's choice and every candidate take a turn (warmed up first), so that a burst of
+// load lands on all of them alike rather than on whichever was timed at that moment. A turn is
+// the tuner's (time_turn): one launch to bring the entrant's own data back into the caches, then
+// launches covering 1 ms, their median. Each round runs the entrants in a new random order:
+// where an image's buffers are about the size of the last-level cache, what the entrant before
+// left there still shows through the warm-up (PoCL, 3264x2448: auto's choice took 1.47 ms when
+// it always ran first, after another variant's buffers, and 0.85 ms as the candidate that
+// followed five launches on its own buffers), and a fixed order would judge the positions. Each one's median over the rounds is a counter (`auto_ms`, `fastest_ms`,
+// `c<i>_ms` in the candidates' order, named in the label), and `auto_over_fastest` is the
+// issue's figure: auto's median over the fastest candidate's. The iteration's time is the whole
+// round's kernel time, warm-ups included, so that --benchmark_min_time is the contest's budget.
 struct Entrant {
     std::string name;
     std::shared_ptr<TimedKernel> kernel;
@@ -285,14 +301,34 @@ void time_auto_contest(benchmark::State& state, Suite* suite, const Work& work,
             for (auto& candidate : made->candidates) candidate.kernel->run_seconds();
             return made;
         });
+        double round_seconds = 0;
+        const auto turn_seconds = [&round_seconds](TimedKernel& kernel) {
+            return time_turn([&](unsigned count) {
+                std::vector<double> ms;
+                for (unsigned n = 0; n < count; ++n) {
+                    const double seconds = kernel.run_seconds();
+                    round_seconds += seconds;
+                    ms.push_back(seconds * 1e3);
+                }
+                return ms;
+            }) / 1e3;
+        };
         Samples auto_samples;
         std::vector<Samples> candidate_samples(contest.candidates.size());
+        std::vector<std::size_t> order(contest.candidates.size() + 1);  // 0: auto, i + 1: c<i>
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::mt19937 shuffler(19);
         for (auto _ : state) {
-            const double seconds = contest.auto_kernel->run_seconds();
-            state.SetIterationTime(seconds);
-            auto_samples.add(seconds);
-            for (std::size_t i = 0; i < contest.candidates.size(); ++i)
-                candidate_samples[i].add(contest.candidates[i].kernel->run_seconds());
+            round_seconds = 0;
+            std::shuffle(order.begin(), order.end(), shuffler);
+            for (const std::size_t entrant : order) {
+                if (entrant == 0)
+                    auto_samples.add(turn_seconds(*contest.auto_kernel));
+                else
+                    candidate_samples[entrant - 1].add(
+                        turn_seconds(*contest.candidates[entrant - 1].kernel));
+            }
+            state.SetIterationTime(round_seconds);
         }
         std::size_t fastest = 0;
         std::string names;
@@ -322,14 +358,38 @@ void register_auto_contest(Suite& suite, const std::string& filter, Size size, D
         ->Unit(benchmark::kMillisecond);
 }
 
-// A contest whose choice is a work-group shape (fir_float, morphology_packed's passes).
-template <typename MakeShaped>
-AutoContest work_group_contest(const Tuned<WorkGroupShape>& tuned, const std::vector<WorkGroupShape>& candidates,
-                               MakeShaped make)
+// One shape of a work-group contest: sets its shape on the shared kernel, then runs it.
+class WithShape final : public TimedKernel {
+public:
+    WithShape(std::shared_ptr<ShapeableKernel> kernel, const WorkGroupShape& shape)
+        : kernel_(std::move(kernel)), shape_(shape)
+    {
+    }
+    double run_seconds() override
+    {
+        kernel_->set_work_group(shape_);
+        return kernel_->run_seconds();
+    }
+    std::uint64_t bytes_moved() const override { return kernel_->bytes_moved(); }
+
+private:
+    std::shared_ptr<ShapeableKernel> kernel_;
+    WorkGroupShape shape_;
+};
+
+// A contest whose choice is a work-group shape (fir_float, morphology_packed's passes). Every
+// shape runs on the same buffers, as in the tuner and the sample: where the memory behind a
+// buffer lies can matter as much as the shape (PoCL at 16384x16384: the same Sobel kernel and
+// shape took 58 ms in one bench process and 92-94 ms in two others), so buffers of their own
+// would judge the buffers, not the shapes.
+AutoContest work_group_contest(const Tuned<WorkGroupShape>& tuned,
+                               const std::vector<WorkGroupShape>& candidates,
+                               const std::shared_ptr<ShapeableKernel>& kernel)
 {
-    AutoContest contest{shape_text(tuned.choice), {}, make(tuned.choice)};
+    AutoContest contest{shape_text(tuned.choice), {},
+                        std::make_shared<WithShape>(kernel, tuned.choice)};
     for (const WorkGroupShape& shape : candidates)
-        contest.candidates.push_back({shape_text(shape), make(shape)});
+        contest.candidates.push_back({shape_text(shape), std::make_shared<WithShape>(kernel, shape)});
     return contest;
 }
 
@@ -440,10 +500,12 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         const std::uint64_t pixels = size.pixels();
         const std::uint64_t packed =
             divide_round_up(size.width, 32) * 4 * std::uint64_t{size.height};
-        // Sobel's device images have rows padded to 64 bytes (runtime/transfers.hpp).
+        // Device images have padded rows (pitch_for, runtime/transfers.hpp): Sobel's bytes,
+        // fir_float's floats.
         const std::uint64_t pitched = std::uint64_t{pitch_for(size.width)} * size.height;
+        const std::uint64_t float_pitched = std::uint64_t{pitch_for(4 * size.width)} * size.height;
         const DeviceNeeds sobel_needs{pitched, 3 * pitched};
-        const DeviceNeeds fir_needs{4 * pixels, 8 * pixels};
+        const DeviceNeeds fir_needs{float_pitched, 2 * float_pitched};
         const DeviceNeeds morphology_needs{std::max(pixels, packed), 2 * pixels + 3 * packed};
 
         // 1. The kernels alone, on the device's clock.
@@ -468,37 +530,42 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         // Auto's choice and every candidate it chooses from, interleaved (bench/plot.py's
         // "auto against every candidate" table), for each tuned filter. The tuners cache their
         // choices like the samples; set SDK_TUNING_CACHE to a fresh file to make them measure.
+        // One filter per variant, its shapes taking turns on its buffers, as in the tuner.
         register_auto_contest(suite, "sobel", size, sobel_needs,
                               [size](const OpenClContext& context, const Image& image) {
+            std::map<SobelVariant, std::shared_ptr<ShapeableKernel>> kernels;
+            const auto kernel_of = [&](SobelVariant variant) {
+                auto& kernel = kernels[variant];
+                if (!kernel) kernel = std::make_shared<SobelKernel>(context, variant, image);
+                return kernel;
+            };
             const SobelChoice choice =
                 choose_sobel_kernel(context, Border::replicate, size.width, size.height).choice;
             AutoContest contest{describe(choice), {},
-                                std::make_shared<SobelKernel>(context, choice, image)};
-            for (const SobelChoice& candidate : sobel_candidates(true))
+                                std::make_shared<WithShape>(kernel_of(choice.variant),
+                                                            WorkGroupShape{choice.group_x, choice.group_y})};
+            for (const SobelChoice& candidate : sobel_candidates(true)) {
+                const WorkGroupShape shape{candidate.group_x, candidate.group_y};
                 contest.candidates.push_back(
-                    {variant_name(candidate.variant) + "@" +
-                         shape_text({candidate.group_x, candidate.group_y}),
-                     std::make_shared<SobelKernel>(context, candidate, image)});
+                    {variant_name(candidate.variant) + "@" + shape_text(shape),
+                     std::make_shared<WithShape>(kernel_of(candidate.variant), shape)});
+            }
             return contest;
         });
         register_auto_contest(suite, "fir", size, fir_needs,
                               [size](const OpenClContext& context, const Image& image) {
             return work_group_contest(
                 choose_fir_work_group(context, Border::replicate, size.width, size.height),
-                fir_candidates(), [&](const WorkGroupShape& shape) {
-                    return std::make_shared<FirKernel>(context, shape, image);
-                });
+                fir_candidates(), std::make_shared<FirKernel>(context, image));
         });
         register_auto_contest(suite, "morphology_diamond_dilate", size, morphology_needs,
                               [size](const OpenClContext& context, const Image& image) {
             return work_group_contest(
                 choose_morphology_work_group(context, MorphologyShape::diamond, size.width,
                                              size.height),
-                morphology_candidates(), [&](const WorkGroupShape& shape) {
-                    return std::make_shared<MorphologyKernel>(context, MorphologyShape::diamond,
-                                                              MorphologyOperation::dilate, shape,
-                                                              image);
-                });
+                morphology_candidates(),
+                std::make_shared<MorphologyKernel>(context, MorphologyShape::diamond,
+                                                   MorphologyOperation::dilate, image));
         });
         register_kernel(suite, "fir", "fir_float", size, fir_needs,
                         [](const OpenClContext& context, const Image& image) {

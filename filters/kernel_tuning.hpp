@@ -103,9 +103,9 @@ struct TuningRecipe {
 TuningRecipe<WorkGroupShape> work_group_recipe(std::string key);
 
 // The contest itself: every candidate round-robin, median of 5 rounds after a warm-up round, a
-// tie within 5% to the simpler; each turn launches the candidate until 1 ms of kernel time
-// (time_turn), so that a 20 microsecond kernel is not judged on one launch. Fills `outcome`'s
-// contest and rounds.
+// tie within 5% to the simpler; each turn launches the candidate once to bring its data back
+// into the caches, then until 1 ms of kernel time (time_turn), so that neither the candidate
+// before it nor one launch's jitter decides. Fills `outcome`'s contest and rounds.
 void run_contest(TuningOutcome& outcome, std::size_t candidates,
                  const std::function<cl::Event(std::size_t)>& launch);
 

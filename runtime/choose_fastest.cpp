@@ -37,15 +37,13 @@ ContestResult decide(std::vector<double> median_ms, double tie_margin)
 double time_turn(const std::function<std::vector<double>(unsigned)>& launch,
                  const TurnRules& rules)
 {
-    std::vector<double> launches = launch(1);
-    const double first_ms = launches.at(0);
-    if (first_ms < rules.min_ms && rules.max_launches > 1) {
-        const double wanted = first_ms > 0 ? std::ceil(rules.min_ms / first_ms) : rules.max_launches;
-        const auto more = static_cast<unsigned>(std::min<double>(wanted, rules.max_launches)) - 1;
-        if (more > 0)
-            for (const double ms : launch(more)) launches.push_back(ms);
-    }
-    return summarize(std::move(launches)).median;
+    const double first_ms = launch(1).at(0);
+    if (first_ms >= rules.warm_below_ms || rules.max_launches < 2) return first_ms;
+    // The warm-up done, the launches that count: enough for min_ms, at least one.
+    const double wanted = first_ms > 0 ? std::ceil(rules.min_ms / first_ms) : rules.max_launches;
+    const auto count = static_cast<unsigned>(
+        std::clamp<double>(wanted, 1, static_cast<double>(rules.max_launches - 1)));
+    return summarize(launch(count)).median;
 }
 
 ContestResult choose_fastest(std::size_t candidates,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -130,32 +131,43 @@ struct FakeLaunches {
     }
 };
 
-TEST(TimeTurn, AKernelOfTheMinimumTimeOrMoreRunsOnce)
+TEST(TimeTurn, TheFirstLaunchOnlyWarmsUp)
 {
-    FakeLaunches launches({2.5});
+    // A 2.5 ms kernel whose first launch of the turn finds a cold cache: the second counts.
+    FakeLaunches launches({4.0, 2.5});
     EXPECT_EQ(time_turn(std::ref(launches)), 2.5);
+    EXPECT_EQ(launches.asked, (std::vector<unsigned>{1, 1}));
+}
+
+TEST(TimeTurn, ALaunchOfTenMillisecondsOrMoreCountsAsItIs)
+{
+    FakeLaunches launches({12.0, 11.0});
+    EXPECT_EQ(time_turn(std::ref(launches)), 12.0);
     EXPECT_EQ(launches.asked, (std::vector<unsigned>{1}));
+    FakeLaunches just_under({9.5, 9.0});
+    EXPECT_EQ(time_turn(std::ref(just_under)), 9.0);
+    EXPECT_EQ(just_under.asked, (std::vector<unsigned>{1, 1}));
 }
 
 TEST(TimeTurn, AShortKernelRunsUntilTheFirstLaunchSaysOneMillisecond)
 {
-    // 0.05 ms: 20 launches make 1 ms, the first and 19 more back to back.
+    // 0.05 ms: the warm-up, then 20 launches back to back make 1 ms.
     FakeLaunches launches({0.05});
     EXPECT_DOUBLE_EQ(time_turn(std::ref(launches)), 0.05);
-    EXPECT_EQ(launches.asked, (std::vector<unsigned>{1, 19}));
+    EXPECT_EQ(launches.asked, (std::vector<unsigned>{1, 20}));
 }
 
 TEST(TimeTurn, TheMedianKeepsNeitherAJitteryLaunchNorALuckyOne)
 {
     // A 0.1 ms kernel whose first launch and every fourth after pay 0.3 ms of launch jitter, and
     // one launch impossibly fast: one launch alone would have said 0.4 ms.
-    FakeLaunches launches({0.4, 0.1, 0.1, 0.1, 0.4, 0.1, 0.01, 0.1});
+    FakeLaunches launches({0.4, 0.4, 0.1, 0.01});
     EXPECT_DOUBLE_EQ(time_turn(std::ref(launches)), 0.1);
-    EXPECT_EQ(launches.asked, (std::vector<unsigned>{1, 2}));  // 0.4 ms first: 3 make 1.2 ms
+    EXPECT_EQ(launches.asked, (std::vector<unsigned>{1, 3}));  // 0.4 ms first: 3 make 1.2 ms
 
-    FakeLaunches short_first({0.1, 0.4, 0.1, 0.1, 0.4, 0.1, 0.01, 0.1});
+    FakeLaunches short_first({0.1, 0.4, 0.1, 0.1, 0.4, 0.1, 0.01, 0.1, 0.1, 0.4, 0.1});
     EXPECT_DOUBLE_EQ(time_turn(std::ref(short_first)), 0.1);
-    EXPECT_EQ(short_first.asked, (std::vector<unsigned>{1, 9}));
+    EXPECT_EQ(short_first.asked, (std::vector<unsigned>{1, 10}));
 }
 
 TEST(TimeTurn, TheCapHoldsEvenForAKernelOfNoTime)
@@ -187,6 +199,27 @@ TEST(TimeTurn, InAContestJitteryShortKernelsAreRankedByTheirMedians)
         });
         EXPECT_EQ(result.winner, 1u) << "seed " << seed;
     }
+}
+
+TEST(TimeTurn, InAContestTheOrderOfTurnsDoesNotDecide)
+{
+    // Candidate 0 (1.0 ms) has more data than the cache holds: a launch after the other
+    // candidate's pays 0.8 ms to bring it back, candidate 1's (1.1 ms) only 0.05. Judged on
+    // the first launch of each turn, 1 would win; after the warm-up, 0 wins, by 10%.
+    const std::vector<double> true_ms{1.0, 1.1}, cold_ms{0.8, 0.05};
+    std::optional<std::size_t> last;
+    const ContestResult result = choose_fastest(2, [&](std::size_t i) {
+        return time_turn([&](unsigned count) {
+            std::vector<double> ms;
+            for (unsigned n = 0; n < count; ++n) {
+                ms.push_back(true_ms[i] + (last != i ? cold_ms[i] : 0));
+                last = i;
+            }
+            return ms;
+        });
+    });
+    EXPECT_EQ(result.winner, 0u);
+    EXPECT_NEAR(result.margin(), 0.1, 1e-9);
 }
 
 TEST(Decide, TheEarliestWithinTheMarginWins)

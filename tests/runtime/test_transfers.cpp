@@ -65,6 +65,15 @@ TEST_P(TransferTest, PitchedRowsRoundTripAcrossChunks)
     EXPECT_TRUE(back == image) << memory_mode_name(GetParam());
 }
 
+TEST(RowPitch, IsTheRowRoundedUpToACacheLine)
+{
+    EXPECT_EQ(pitch_for(0), 0u);
+    EXPECT_EQ(pitch_for(1), 64u);
+    EXPECT_EQ(pitch_for(64), 64u);
+    EXPECT_EQ(pitch_for(3000), 3008u);
+    EXPECT_EQ(pitch_for(16384), 16384u);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryMode, TransferTest,
                          ::testing::Values(MemoryMode::map, MemoryMode::pinned, MemoryMode::copy),
                          [](const auto& test_info) { return memory_mode_name(test_info.param); });
