@@ -133,8 +133,8 @@ def table_row(cells):
 
 def auto_table(rows):
     """Each tuned filter's auto (what its tuner chose for each size) against the fastest of the
-    candidates it chooses from, timed interleaved in one benchmark
-    (auto_vs_candidates/FILTER/SIZE: each round runs auto's choice and every candidate once)."""
+    candidates it chooses from, timed interleaved in one benchmark (auto_vs_candidates/FILTER/SIZE:
+    each round gives auto's choice and every candidate a turn, in a new random order)."""
     out = []
     for r in rows:
         contest = r.get("contest") or {}
