@@ -274,10 +274,11 @@ void register_kernel(Suite& suite, const std::string& filter, const std::string&
 // where an image's buffers are about the size of the last-level cache, what the entrant before
 // left there still shows through the warm-up (PoCL, 3264x2448: auto's choice took 1.47 ms when
 // it always ran first, after another variant's buffers, and 0.85 ms as the candidate that
-// followed five launches on its own buffers), and a fixed order would judge the positions. Each one's median over the rounds is a counter (`auto_ms`, `fastest_ms`,
-// `c<i>_ms` in the candidates' order, named in the label), and `auto_over_fastest` is the
-// issue's figure: auto's median over the fastest candidate's. The iteration's time is the whole
-// round's kernel time, warm-ups included, so that --benchmark_min_time is the contest's budget.
+// followed five launches on its own buffers), and a fixed order would judge the positions.
+// Each one's median over the rounds is a counter (`auto_ms`, `fastest_ms`, `c<i>_ms` in the
+// candidates' order, named in the label), and `auto_over_fastest` is the figure: auto's
+// median over the fastest candidate's. The iteration's time is the whole round's kernel time,
+// warm-ups included, so that --benchmark_min_time is the contest's budget.
 struct Entrant {
     std::string name;
     std::shared_ptr<TimedKernel> kernel;
