@@ -390,7 +390,8 @@ AutoContest work_group_contest(const Tuned<WorkGroupShape>& tuned,
     AutoContest contest{shape_text(tuned.choice), {},
                         std::make_shared<WithShape>(kernel, tuned.choice)};
     for (const WorkGroupShape& shape : candidates)
-        contest.candidates.push_back({shape_text(shape), std::make_shared<WithShape>(kernel, shape)});
+        contest.candidates.push_back(
+            {shape_text(shape), std::make_shared<WithShape>(kernel, shape)});
     return contest;
 }
 
@@ -542,9 +543,9 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
             };
             const SobelChoice choice =
                 choose_sobel_kernel(context, Border::replicate, size.width, size.height).choice;
+            const WorkGroupShape auto_shape{choice.group_x, choice.group_y};
             AutoContest contest{describe(choice), {},
-                                std::make_shared<WithShape>(kernel_of(choice.variant),
-                                                            WorkGroupShape{choice.group_x, choice.group_y})};
+                                std::make_shared<WithShape>(kernel_of(choice.variant), auto_shape)};
             for (const SobelChoice& candidate : sobel_candidates(true)) {
                 const WorkGroupShape shape{candidate.group_x, candidate.group_y};
                 contest.candidates.push_back(

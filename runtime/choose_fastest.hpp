@@ -38,13 +38,13 @@ ContestResult choose_fastest(std::size_t candidates,
 // the kernels that feed it leave a kernel's input where the next launch reads it. On PoCL at
 // 3264x2448 (40 MB of buffers, a 32 MB cache) Sobel's 16x4 in 32x1 groups took 1.03 ms after
 // a launch on its own buffers and 1.70 ms after one on another variant's: the order of the
-// turns, not the kernels, decided. The first launch also says how many more make up `min_ms` of kernel time (at most
-// `max_launches` in all, the warm-up included), so that a short kernel is not judged on one
-// launch's jitter (a 20 microsecond kernel may take 40 now and then); those run back to back
-// and the turn's figure is their median: a 2 ms kernel runs twice and counts the second, a
-// 50 microsecond one 1 + 20 times. A first launch of `warm_below_ms` or more counts as it is:
-// a kernel that long streams far more than any cache holds, and a second launch would double
-// the tuning of the largest images.
+// turns, not the kernels, decided. The first launch also says how many more make up `min_ms`
+// of kernel time (at most `max_launches` in all, the warm-up included), so that a short kernel
+// is not judged on one launch's jitter (a 20 microsecond kernel may take 40 now and then);
+// those run back to back and the turn's figure is their median: a 2 ms kernel runs twice and
+// counts the second, a 50 microsecond one 1 + 20 times. A first launch of `warm_below_ms` or
+// more counts as it is: a kernel that long streams far more than any cache holds, and a second
+// launch would double the tuning of the largest images.
 struct TurnRules {
     double min_ms = 1.0;
     unsigned max_launches = 100;  // a turn's cap, whatever the kernel's time (even 0)
