@@ -29,16 +29,27 @@ void add_device_options(CLI::App& app, DeviceSelection& selection)
             CLI::ignore_case));
 }
 
+namespace {
+// An empty path names no file (taken as the current folder, an output hung at its commit).
+const CLI::Validator a_path(
+    [](std::string& text) { return text.empty() ? std::string("an empty path names no file") : std::string(); },
+    "PATH");
+}  // namespace
+
 void add_common_options(CLI::App& app, CommonOptions& options, BorderOption border)
 {
     options.input = default_input_image();
     add_device_options(app, options.device);
     app.add_flag("--list-devices", options.list_devices, "list OpenCL platforms and devices, then exit");
     app.add_option("-i,--input", options.input, "input BMP image (default: the bundled photograph)")
+        ->check(a_path)
         ->capture_default_str();
-    app.add_option("-o,--output", options.output, "output BMP image")->capture_default_str();
+    app.add_option("-o,--output", options.output, "output BMP image")
+        ->check(a_path)
+        ->capture_default_str();
     app.add_option("--save-raw", options.save_raw,
-                   "also write raw results as NumPy .npy files into this folder");
+                   "also write raw results as NumPy .npy files into this folder")
+        ->check(a_path);
     if (border == BorderOption::offered)
         app.add_option("--border", options.border, "pixels outside the image")
             ->transform(CLI::CheckedTransformer(border_names(), CLI::ignore_case))
@@ -61,7 +72,8 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
         ->check(CLI::Range(1u, 100000u));
     app.add_option("--trace", options.trace,
                    "write a timeline of the run, host steps and device commands, as Chrome "
-                   "trace JSON to this file (open it in ui.perfetto.dev)");
+                   "trace JSON to this file (open it in ui.perfetto.dev)")
+        ->check(a_path);
     app.add_flag("--floor", options.floor,
                  "after the run, measure what any program must move for this job (the input read "
                  "from the page cache, the output's bytes written, on a discrete GPU the host "

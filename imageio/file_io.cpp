@@ -4,7 +4,9 @@
 #include "imageio/temporary_files.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -84,6 +86,27 @@ int write_all(int fd, const std::uint8_t* data, std::size_t size)
     return 0;
 }
 
+// The file a chain of symbolic links ends at, there yet or not: weakly_canonical stops at a link
+// to a missing file, and a rename over that spelling replaced the link itself. Links past
+// SYMLOOP_MAX hops (a loop) are left for the open or rename to report.
+std::filesystem::path through_links(std::filesystem::path path)
+{
+    std::error_code error;
+    for (int hops = 0; hops < 40 && std::filesystem::is_symlink(path, error); ++hops) {
+        const std::filesystem::path target = std::filesystem::read_symlink(path, error);
+        if (error) break;
+        path = target.is_absolute() ? target : path.parent_path() / target;
+    }
+    return path;
+}
+
+// Bytes a file name may have in `folder` (NAME_MAX, 255 on Linux's file systems).
+std::size_t longest_name_in(const std::filesystem::path& folder)
+{
+    const long longest = ::pathconf(folder.c_str(), _PC_NAME_MAX);
+    return longest > 0 ? static_cast<std::size_t>(longest) : 255;
+}
+
 }  // namespace
 
 std::filesystem::path normalised(const std::filesystem::path& path)
@@ -94,7 +117,7 @@ std::filesystem::path normalised(const std::filesystem::path& path)
     std::error_code error;
     const auto absolute = std::filesystem::absolute(path, error);
     if (error) return path.lexically_normal();
-    const auto resolved = std::filesystem::weakly_canonical(absolute, error);
+    const auto resolved = std::filesystem::weakly_canonical(through_links(absolute), error);
     return error ? absolute.lexically_normal() : resolved;
 }
 
@@ -145,8 +168,15 @@ TemporaryFile create_temporary_beside(const std::filesystem::path& path)
 {
     // The temporary must live in the target's folder: rename is only atomic within one file
     // system. The leading dot keeps it out of casual directory listings.
+    // ".NAME.tmp-XXXXXX" tells a user whose it is; a name too long to take that and OutputSet's
+    // backup suffix (NAME_MAX counts bytes) gets its hash instead, so every legal name works.
     const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
-    std::string pattern = (folder / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+    const std::string name = path.filename().string();
+    const std::string suffix = ".tmp-XXXXXX";
+    const bool fits = 1 + name.size() + suffix.size() + kBackupSuffix.size() <= longest_name_in(folder);
+    char hashed[17];
+    std::snprintf(hashed, sizeof hashed, "%016zx", std::hash<std::string>{}(name));
+    std::string pattern = (folder / ("." + (fits ? name : std::string(hashed)) + suffix)).string();
     int fd = -1;
     int create_error = 0;
     {

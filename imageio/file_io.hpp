@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <initializer_list>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace sdk {
@@ -40,9 +42,14 @@ std::filesystem::path with_suffix(const std::filesystem::path& path, const std::
 // allows; falls back to pure text rules when the file system cannot be asked.
 std::filesystem::path normalised(const std::filesystem::path& path);
 
+// What OutputSet appends to a temporary's name for the previous file's backup; temporaries
+// leave room for it.
+inline constexpr std::string_view kBackupSuffix = ".previous";
+
 // A new empty file beside `path` (in its folder, so renaming it over `path` is atomic), named
-// ".NAME.tmp-XXXXXX" with the mode a plainly created file would get, and remembered for removal
-// on a stopping signal (temporary_files.hpp). Throws FileError naming `path`.
+// ".NAME.tmp-XXXXXX" (".HASH.tmp-XXXXXX" for a NAME within 21 bytes of NAME_MAX) with the mode a
+// plainly created file would get, and remembered for removal on a stopping signal
+// (temporary_files.hpp). Throws FileError naming `path`.
 struct TemporaryFile {
     std::filesystem::path path;
     int fd;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 #include <system_error>
@@ -41,14 +42,22 @@ void refuse_non_regular(const std::filesystem::path& output)
 }
 
 // Holds an exclusive flock() on each folder the set writes into, in one fixed order (so two
-// runs cannot each hold one and wait for the other), for the few renames of a commit.
+// runs cannot each hold one and wait for the other), for the few renames of a commit. A folder
+// is known by its device and inode, not its spelling: locked twice ("." and "/home/me", or
+// through a bind mount), the second flock() would wait for ever on the first.
 class FolderLocks {
 public:
     explicit FolderLocks(const std::set<std::filesystem::path>& folders)
     {
+        std::map<std::pair<dev_t, ino_t>, int> opened;  // sorted: the fixed order
         for (const auto& folder : folders) {
             const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (fd < 0) continue;  // the renames will report what is wrong with it
+            struct stat info {};
+            if (::fstat(fd, &info) != 0 || !opened.emplace(std::pair(info.st_dev, info.st_ino), fd).second)
+                ::close(fd);
+        }
+        for (const auto& [identity, fd] : opened) {
             while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
             }
             fds_.push_back(fd);
@@ -80,6 +89,7 @@ OutputSet::OutputSet(const std::vector<std::filesystem::path>& inputs,
     try {
         std::set<std::filesystem::path> targets;
         for (const auto& output : outputs) {
+            if (output.empty()) fail(output, "an empty path names no file");
             for (const auto& input : inputs) refuse_overwriting_input(input, output);
             refuse_non_regular(output);
             if (!targets.insert(normalised(output)).second)
@@ -161,7 +171,7 @@ void OutputSet::commit()
         }
     };
     for (std::size_t i = 0; i < files_.size(); ++i) {
-        const auto backup = files_[i]->temporary.string() + ".previous";
+        const auto backup = files_[i]->temporary.string() + std::string(kBackupSuffix);
         if (::link(files_[i]->target.c_str(), backup.c_str()) == 0) {
             remember_temporary(backup);
             backups[i] = backup;

@@ -634,6 +634,19 @@ TEST_F(BadInput, IterationsOutOfRange)
     expect_failure(arguments, kUsageError, "--iterations");
 }
 
+// An empty path names no file. `--trace ''` beside -o was taken as the current folder and hung
+// for ever at the end of the run (its folder locked twice under two spellings).
+TEST_F(BadInput, EmptyPathsAreUsageErrors)
+{
+    const auto arguments = reading(write_input("input.bmp", valid_bmp()));
+    for (const char* option : {"--input", "--output", "--trace", "--save-raw"}) {
+        SCOPED_TRACE(option);
+        auto with_empty = arguments;
+        with_empty.insert(with_empty.end(), {option, ""});
+        expect_failure(with_empty, kUsageError, option);
+    }
+}
+
 TEST_F(BadInput, UnknownBorder)
 {
     auto arguments = reading(write_input("input.bmp", valid_bmp()));

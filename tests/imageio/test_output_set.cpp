@@ -222,6 +222,44 @@ TEST_F(OutputSetTest, ASymbolicLinkIsFollowedAndKept)
     EXPECT_EQ(text_of(folder_ / "real.bmp"), "new");
 }
 
+// b.bmp -> a.bmp, and a.bmp not there yet: the run creates a.bmp and the link stays a link.
+TEST_F(OutputSetTest, ALinkToAFileNotYetThereCreatesThatFile)
+{
+    fs::create_symlink("a.bmp", folder_ / "b.bmp");  // relative, as `ln -s a.bmp b.bmp` makes it
+    {
+        OutputSet set({input_}, {folder_ / "b.bmp"});
+        write(folder_ / "b.bmp", "new");
+        set.commit();
+    }
+    EXPECT_TRUE(fs::is_symlink(folder_ / "b.bmp"));
+    EXPECT_EQ(text_of(folder_ / "a.bmp"), "new");
+}
+
+// An empty path names no file; taken as the current folder it was locked twice under two
+// spellings at commit, the second flock() waiting for ever on the first.
+TEST_F(OutputSetTest, AnEmptyOutputPathIsRefused)
+{
+    EXPECT_THROW(OutputSet({input_}, {folder_ / "a.bmp", ""}), FileError);
+    EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"input.bmp"}));
+}
+
+// Every name the file system takes (up to NAME_MAX bytes) is written, and written again over
+// itself: the temporary and its ".previous" backup must not be longer than the name allows.
+TEST_F(OutputSetTest, TheLongestLegalNamesAreWrittenRunAfterRun)
+{
+    for (const std::size_t length : {200u, 236u, 243u, 244u, 255u}) {
+        const fs::path output = folder_ / (std::string(length - 4, 'n') + ".bmp");
+        for (const char* text : {"first", "second"}) {
+            SCOPED_TRACE(std::to_string(length) + " bytes, " + text + " run");
+            OutputSet set({input_}, {output});
+            write(output, text);
+            set.commit();
+            EXPECT_EQ(text_of(output), text);
+        }
+    }
+    EXPECT_EQ(names_in(folder_).size(), 6u);  // the input and five outputs, no temporary
+}
+
 TEST_F(OutputSetTest, FilesOutsideTheSetAreWrittenAsBefore)
 {
     OutputSet set({input_}, {folder_ / "a.bmp"});
