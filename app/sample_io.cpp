@@ -3,13 +3,39 @@
 #include "imageio/image_file.hpp"
 #include "imageio/file_io.hpp"
 #include "imageio/luminance.hpp"
+#include "imageio/temporary_files.hpp"
+#include "runtime/opencl.hpp"
 #include "runtime/trace.hpp"
 
+#include <vector>
+
 namespace sdk {
+namespace {
+
+// The OpenCL drivers install signal handlers of their own when first asked for their devices
+// (PoCL's LLVM does, for SIGABRT among others, and passes an abort on to nobody). Asked before
+// the output set installs its handlers, they are behind them: the set's handler runs first,
+// removes the temporaries, then hands the signal to theirs. Errors wait for the device's choice.
+void let_the_drivers_start()
+{
+    try {
+        std::vector<cl::Platform> platforms;
+        cl::Platform::get(&platforms);
+        for (const auto& platform : platforms) {
+            std::vector<cl::Device> devices;
+            platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+        }
+    } catch (const cl::Error&) {
+    }
+}
+
+}  // namespace
 
 OutputSet reserve_outputs(const CommonOptions& options,
                           const std::vector<std::filesystem::path>& outputs)
 {
+    take_stopping_signals();  // before the drivers start their threads
+    let_the_drivers_start();
     std::vector<std::filesystem::path> folders;
     if (options.save_raw) folders.push_back(*options.save_raw);
     std::vector<std::filesystem::path> files = outputs;

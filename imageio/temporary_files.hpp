@@ -5,16 +5,27 @@
 namespace sdk {
 
 // Temporary files a run has created and not yet renamed into place. While one is remembered,
-// SIGINT, SIGTERM and SIGHUP remove every remembered file before the process stops as the
-// signal asks (the handlers are installed on the first call; a signal the process was told to
-// ignore, as under nohup, stays ignored). Ctrl-C half-way through a run leaves no hidden
-// ".out.bmp.tmp-*" behind.
+// they are all removed when the process is stopped by SIGINT, SIGTERM or SIGHUP sent to it
+// (Ctrl-C, kill, timeout), dies of an abort (an assertion inside the OpenCL driver), or is ended
+// by exit() inside a library (then with one line on stderr, "<program>: ..."); SIGXFSZ is
+// ignored, so a write past the file size limit fails (EFBIG) rather than ending the process.
+// The stopping signals are blocked in the main thread before it starts others (the first call,
+// or take_stopping_signals below), inherited by every thread started later, and taken by one
+// waiting thread, so no other handler (the driver's) stands between a signal and the clean-up. A signal the
+// process was told to ignore, as under nohup, stays ignored. Each signal still ends the process
+// as it would have, with its own status, after the driver's handler for it (if any) has run.
 void remember_temporary(const std::filesystem::path& path);
 void forget_temporary(const std::filesystem::path& path);
 
+// Blocks the stopping signals in this thread (so in every thread it starts afterwards) and starts
+// the thread that waits for them, once per process; remember_temporary and SignalsDeferred call
+// it. A program that starts threads (an OpenCL driver does) before its first temporary calls it
+// first: a thread started earlier takes stopping signals through whatever handler is installed.
+void take_stopping_signals();
+
 // For its lifetime, a stopping signal waits: a set of renames, once started, runs to its end,
-// and the signal then stops the process as it would have (a signal that arrives meanwhile is
-// raised again by the destructor of the last one alive). Threads may hold them at once.
+// and the signal then stops the process as it would have (the destructor of the last one alive
+// does not return when a signal waited). Threads may hold them at once.
 class SignalsDeferred {
 public:
     SignalsDeferred();

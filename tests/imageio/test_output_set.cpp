@@ -277,8 +277,8 @@ TEST_F(OutputSetTest, AStoppingSignalRemovesTheTemporariesAndKeepsThePreviousFil
         if (child == 0) {
             OutputSet set({input_}, {folder_ / "a.bmp", folder_ / "b.bmp"});
             write(folder_ / "a.bmp", "new a");
-            std::raise(signal_number);
-            std::_Exit(0);  // not reached: the signal stops the process
+            ::kill(::getpid(), signal_number);  // to the process, as Ctrl-C, kill and timeout send
+            ::pause();  // the signal stops the process
         }
         int status = 0;
         ASSERT_EQ(::waitpid(child, &status, 0), child);
