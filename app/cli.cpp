@@ -148,6 +148,10 @@ int run_sample(CLI::App& app, int argc, char** argv, const CommonOptions& option
     } catch (const BuildError& error) {
         std::cerr << error.log() << "\n" << name << ": " << error.what() << "\n";
         return 1;
+    } catch (const std::bad_alloc&) {
+        // An allocation no step names: at least say it was memory, and what limits it.
+        std::cerr << name << ": " << out_of_memory_message("", 0) << "\n";
+        return 1;
     } catch (const std::exception& error) {
         std::cerr << name << ": " << error.what() << "\n";
         return 1;

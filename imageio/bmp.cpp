@@ -509,7 +509,6 @@ std::vector<std::uint8_t> encode_bmp_headers(std::size_t image_width, std::size_
     const std::uint32_t pixel_bytes = stride * height;
 
     std::vector<std::uint8_t> out;
-    out.reserve(std::size_t{offset} + pixel_bytes);
     out.push_back('B');
     out.push_back('M');
     put32(out, offset + pixel_bytes);
@@ -558,6 +557,7 @@ std::vector<std::uint8_t> encode_bmp(const Image& image)
     std::vector<std::uint8_t> out = encode_bmp_headers(image.width, image.height, image.channels == 1);
     const bool grey = image.channels == 1;
     const std::size_t stride = static_cast<std::size_t>(row_stride(image.width, grey ? 8 : 24));
+    out.reserve(out.size() + stride * image.height);  // here, not for a header written alone
     const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
     const std::size_t padding = stride - row_bytes;
     for (std::size_t file_row = 0; file_row < image.height; ++file_row) {

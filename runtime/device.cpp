@@ -1,6 +1,7 @@
 #include "runtime/device.hpp"
 
 #include "runtime/errors.hpp"
+#include "runtime/icd_probe.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -36,10 +37,7 @@ std::vector<cl::Platform> all_platforms()
         // The ICD loader answers CL_PLATFORM_NOT_FOUND_KHR when no driver is registered.
         if (error.err() != -1001) throw OpenClError("listing OpenCL platforms", error);
     }
-    if (platforms.empty())
-        throw DeviceNotFound(
-            "no OpenCL platform found: install a driver (e.g. Debian's pocl-opencl-icd) or point "
-            "OCL_ICD_VENDORS at its .icd file");
+    if (platforms.empty()) throw DeviceNotFound(explain_missing_platform());
     return platforms;
 }
 

@@ -1,5 +1,7 @@
 #include "runtime/errors.hpp"
 
+#include "runtime/resource_limits.hpp"
+
 namespace sdk {
 
 std::string cl_error_name(cl_int code)
@@ -77,8 +79,13 @@ namespace {
 std::string describe(const std::string& doing, const cl::Error& error)
 {
     std::string function = error.what() ? error.what() : "an OpenCL call";
-    return "while " + doing + ": " + function + " failed with " + cl_error_name(error.err()) +
-           " (" + std::to_string(error.err()) + ")";
+    std::string text = "while " + doing + ": " + function + " failed with " +
+                       cl_error_name(error.err()) + " (" + std::to_string(error.err()) + ")";
+    // A driver out of host memory is often the process's own limit, not the machine's.
+    if (error.err() == CL_OUT_OF_HOST_MEMORY || error.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE) {
+        if (const std::string limit = memory_limit_note(); !limit.empty()) text += "; " + limit;
+    }
+    return text;
 }
 }  // namespace
 

@@ -1,6 +1,9 @@
 #pragma once
 #include "runtime/opencl.hpp"
+#include "runtime/resource_limits.hpp"
 
+#include <cstdint>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -36,6 +39,19 @@ auto while_doing(const std::string& doing, Call&& call) -> decltype(call())
         return std::forward<Call>(call)();
     } catch (const cl::Error& error) {
         throw OpenClError(doing, error);
+    }
+}
+
+// Runs `allocate`, turning a std::bad_alloc into a runtime_error that says how many bytes were
+// asked for and for what, and the limit or the memory left ("out of memory allocating ...").
+template <typename Allocate>
+auto while_allocating(std::uint64_t bytes, const std::string& what, Allocate&& allocate)
+    -> decltype(allocate())
+{
+    try {
+        return std::forward<Allocate>(allocate)();
+    } catch (const std::bad_alloc&) {
+        throw std::runtime_error(out_of_memory_message(what, bytes));
     }
 }
 

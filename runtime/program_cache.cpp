@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -16,12 +17,14 @@ namespace {
 
 // A binary larger than this is not a program of ours: refuse to read it.
 constexpr std::uintmax_t kMaxBinaryBytes = std::uintmax_t{64} << 20;
+// The first line of every entry; a new layout gets a new number, so older entries are rebuilt.
+constexpr char kEntryFormat[] = "opencl-image-filters program binary 2\n";
 
-// 64-bit FNV-1a, twice with different offsets for a 128-bit key: not cryptographic, but the key
-// only has to tell our own sources and options apart.
-std::uint64_t fnv1a(const std::string& text, std::uint64_t hash)
+// 64-bit FNV-1a, twice with different offsets for 128 bits, in hex: not cryptographic, but it
+// only has to tell our own sources and options apart, and find a binary cut short or damaged.
+std::uint64_t fnv1a(std::string_view bytes, std::uint64_t hash)
 {
-    for (const unsigned char c : text) {
+    for (const unsigned char c : bytes) {
         hash ^= c;
         hash *= 0x100000001b3ull;
     }
@@ -33,6 +36,45 @@ std::string hex(std::uint64_t value)
     char text[17];
     std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
     return text;
+}
+
+std::string digest(std::string_view bytes)
+{
+    return hex(fnv1a(bytes, 0xcbf29ce484222325ull)) + hex(fnv1a(bytes, 0x84222325cbf29ce4ull));
+}
+
+std::string_view as_text(const std::vector<unsigned char>& bytes)
+{
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// The line after the provenance: "binary <bytes> <digest>".
+std::string binary_line(std::string_view binary)
+{
+    return "binary " + std::to_string(binary.size()) + " " + digest(binary) + "\n";
+}
+
+// The entry's binary when the file is this program's and whole: it starts with the entry's
+// provenance, and what follows is a binary line and exactly the binary it describes.
+std::optional<std::vector<unsigned char>> read_whole_binary(const ProgramCacheEntry& entry)
+{
+    std::error_code error;
+    const auto status = std::filesystem::status(entry.path, error);
+    if (error || !std::filesystem::is_regular_file(status)) return std::nullopt;
+    const std::uintmax_t size = std::filesystem::file_size(entry.path, error);
+    if (error || size <= entry.provenance.size() || size > kMaxBinaryBytes) return std::nullopt;
+    std::string contents(static_cast<std::size_t>(size), '\0');
+    std::ifstream file(entry.path, std::ios::binary);
+    if (!file.read(contents.data(), static_cast<std::streamsize>(size))) return std::nullopt;
+    if (contents.compare(0, entry.provenance.size(), entry.provenance) != 0) return std::nullopt;
+    const std::size_t line_end = contents.find('\n', entry.provenance.size());
+    if (line_end == std::string::npos) return std::nullopt;
+    const std::string_view binary = std::string_view(contents).substr(line_end + 1);
+    if (binary.empty() ||
+        contents.compare(entry.provenance.size(), line_end + 1 - entry.provenance.size(),
+                         binary_line(binary)) != 0)
+        return std::nullopt;
+    return std::vector<unsigned char>(binary.begin(), binary.end());
 }
 
 }  // namespace
@@ -56,14 +98,18 @@ ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::string
     if (folder.empty()) return {};
     try {
         const cl::Platform platform(cl.device.getInfo<CL_DEVICE_PLATFORM>());
-        const std::string identity = platform.getInfo<CL_PLATFORM_NAME>() + '\n' +
-                                     platform.getInfo<CL_PLATFORM_VERSION>() + '\n' +
-                                     cl.device.getInfo<CL_DEVICE_NAME>() + '\n' +
-                                     cl.device.getInfo<CL_DRIVER_VERSION>() + '\n' + options +
-                                     '\n' + full_source;
-        const std::string key =
-            hex(fnv1a(identity, 0xcbf29ce484222325ull)) + hex(fnv1a(identity, 0x84222325cbf29ce4ull));
-        return {folder / "programs" / (key + ".bin")};
+        const std::string platform_name = platform.getInfo<CL_PLATFORM_NAME>();
+        const std::string platform_version = platform.getInfo<CL_PLATFORM_VERSION>();
+        const std::string device = cl.device.getInfo<CL_DEVICE_NAME>();
+        const std::string driver = cl.device.getInfo<CL_DRIVER_VERSION>();
+        const std::string key = digest(platform_name + '\n' + platform_version + '\n' + device +
+                                       '\n' + driver + '\n' + options + '\n' + full_source);
+        const std::string provenance =
+            kEntryFormat + ("key " + key + "\n") +
+            ("platform " + platform_name + " (" + platform_version + ")\n") +
+            ("device " + device + "\n") + ("driver " + driver + "\n") +
+            ("options " + options + "\n") + ("source " + digest(full_source) + "\n");
+        return {folder / "programs" / (key + ".bin"), provenance};
     } catch (const cl::Error&) {
         return {};  // a driver that cannot name itself gets no cache
     }
@@ -74,21 +120,14 @@ std::optional<cl::Program> load_cached_program(const OpenClContext& cl,
                                                const std::string& options)
 {
     if (entry.path.empty()) return std::nullopt;
-    std::error_code error;
-    const auto status = std::filesystem::status(entry.path, error);
-    if (error || !std::filesystem::is_regular_file(status)) return std::nullopt;
-    const std::uintmax_t size = std::filesystem::file_size(entry.path, error);
-    if (error || size == 0 || size > kMaxBinaryBytes) return std::nullopt;
-    std::ifstream file(entry.path, std::ios::binary);
-    std::vector<unsigned char> binary(static_cast<std::size_t>(size));
-    if (!file.read(reinterpret_cast<char*>(binary.data()), static_cast<std::streamsize>(size)))
-        return std::nullopt;
+    const auto binary = read_whole_binary(entry);
+    if (!binary) return std::nullopt;
     try {
-        cl::Program program(cl.context, {cl.device}, cl::Program::Binaries{binary});
+        cl::Program program(cl.context, {cl.device}, cl::Program::Binaries{*binary});
         program.build({cl.device}, options.c_str());
         return program;
     } catch (const cl::Error&) {
-        return std::nullopt;  // a stale or damaged entry: build from source instead
+        return std::nullopt;  // a binary this driver no longer takes: build from source instead
     }
 }
 
@@ -107,8 +146,9 @@ void save_program_binary(const OpenClContext& cl, const cl::Program& program,
             entry.path.string() + ".tmp-" + std::to_string(::getpid());
         {
             std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-            file.write(reinterpret_cast<const char*>(binaries.front().data()),
-                       static_cast<std::streamsize>(binaries.front().size()));
+            const std::string_view binary = as_text(binaries.front());
+            file << entry.provenance << binary_line(binary);
+            file.write(binary.data(), static_cast<std::streamsize>(binary.size()));
             if (!file.flush()) {
                 std::filesystem::remove(temporary, error);
                 return;

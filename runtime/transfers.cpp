@@ -117,7 +117,8 @@ cl::Event write_pitched(const cl::CommandQueue& queue, const cl::Buffer& buffer,
     const auto* source = static_cast<const unsigned char*>(host);
     std::vector<unsigned char> staging;
     if (row_pitch != row_bytes) {
-        staging.assign(row_pitch * height, 0);
+        while_allocating(row_pitch * height, "staging " + what,
+                         [&] { staging.assign(row_pitch * height, 0); });
         for (std::size_t y = 0; y < height; ++y)
             std::memcpy(staging.data() + y * row_pitch, source + y * row_bytes, row_bytes);
         source = staging.data();
@@ -327,7 +328,8 @@ Transfer upload_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buf
     if (mode == MemoryMode::pinned)
         return through_pinned_chunks(cl, Direction::upload, buffer, bytes, 1, what, produce);
     if (mode == MemoryMode::copy) {
-        std::vector<unsigned char> host(bytes);
+        auto host = while_allocating(bytes, "staging " + what,
+                                     [&] { return std::vector<unsigned char>(bytes); });
         produce(host.data(), 0, bytes);
         return upload_bytes(cl, mode, buffer, host.data(), bytes, what);
     }
@@ -349,7 +351,8 @@ Transfer download_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buff
                                      });
     Transfer transfer;
     if (mode == MemoryMode::copy) {
-        std::vector<unsigned char> host(bytes);
+        auto host = while_allocating(bytes, "staging " + what,
+                                     [&] { return std::vector<unsigned char>(bytes); });
         transfer = download_rows(cl, mode, buffer, host.data(), bytes, 1, bytes, what);
         consume(host.data(), 0, bytes);
         return transfer;

@@ -14,6 +14,7 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <fcntl.h>
@@ -53,6 +54,8 @@ inline std::string read_text(const fs::path& path)
 // How a child is started: limits a test needs (0 = none).
 struct RunOptions {
     std::uint64_t file_size_limit = 0;  // RLIMIT_FSIZE: a write past it fails (EFBIG), as a full disk
+    std::uint64_t open_files_limit = 0;     // RLIMIT_NOFILE, as `ulimit -n`
+    std::uint64_t address_space_bytes = 0;  // RLIMIT_AS, as `ulimit -v` (which counts KiB)
     std::map<std::string, std::string> environment;  // set (or replaced) in the child's environment
 };
 
@@ -99,10 +102,19 @@ inline Started start_program(const fs::path& program, const std::vector<std::str
             ::dup2(output, 1) < 0 || ::dup2(error, 2) < 0 || ::chdir(working_folder.c_str()) != 0) {
             ::_exit(126);
         }
+        // Nothing else of the test's: the child starts with 0, 1 and 2, as from a shell, so an
+        // open-files limit means what `ulimit -n` does there.
+        ::close_range(3, ~0u, 0);
         if (options.file_size_limit) {
             const struct rlimit limit{options.file_size_limit, options.file_size_limit};
             ::signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG instead of a core dump
             if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
+        }
+        const std::pair<decltype(RLIMIT_AS), std::uint64_t> limits[] = {
+            {RLIMIT_NOFILE, options.open_files_limit}, {RLIMIT_AS, options.address_space_bytes}};
+        for (const auto& [resource, value] : limits) {
+            const struct rlimit limit{value, value};
+            if (value && ::setrlimit(resource, &limit) != 0) ::_exit(126);
         }
         ::execve(argv[0], argv.data(), envp.data());
         ::_exit(127);

@@ -1,7 +1,9 @@
 // The program binary cache (runtime/program_cache.hpp): a build leaves an entry keyed by the
 // source and everything it includes; the next build of the same source uses it and gives a
 // program that runs; a changed include is a new key; a damaged entry, or one that is not a file,
-// means a build from source, never an error; SDK_PROGRAM_CACHE=0 writes nothing.
+// means a build from source, never an error; an entry cut short, with one byte changed, or
+// another key's is never handed to the driver: it is rebuilt, and the rebuild replaces it;
+// SDK_PROGRAM_CACHE=0 writes nothing.
 #include "runtime/kernel_args.hpp"
 #include "runtime/program.hpp"
 #include "runtime/program_cache.hpp"
@@ -12,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -83,6 +86,27 @@ protected:
         return result;
     }
 
+    std::string entry_bytes(const fs::path& entry) const
+    {
+        std::ifstream file(entry, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(file), {});
+    }
+    void write_entry(const fs::path& entry, const std::string& bytes) const
+    {
+        std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes;
+    }
+
+    // After a run on the bad entry `bad_bytes`: the rebuild has put a good entry in its place,
+    // one the next run loads (so it does not write it again).
+    void expect_replaced_by_a_good_entry(const fs::path& entry, const std::string& bad_bytes)
+    {
+        ASSERT_EQ(entries().size(), 1u);
+        EXPECT_TRUE(entry_bytes(entry) != bad_bytes) << "the bad entry was kept";  // not printed: binary
+        const auto written = fs::last_write_time(entry);
+        EXPECT_EQ(run_add(), 15);
+        EXPECT_EQ(fs::last_write_time(entry), written) << "the rebuilt entry was not loaded";
+    }
+
     fs::path root_;
     std::string saved_cache_;
 };
@@ -115,6 +139,51 @@ TEST_F(ProgramCache, ADamagedEntryMeansABuildFromSource)
     fs::remove(entry);
     fs::create_directory(entry);  // a folder where the entry should be
     EXPECT_EQ(run_add(), 15);
+}
+
+// PoCL's deserialiser aborts the process on a binary cut short (a disk error, a partial restore).
+TEST_F(ProgramCache, AnEntryCutShortIsRebuiltNotLoaded)
+{
+    EXPECT_EQ(run_add(), 15);
+    const auto entry = entries().at(0);
+    const std::string whole = entry_bytes(entry);
+    const std::string cut = whole.substr(0, whole.size() / 2);
+    write_entry(entry, cut);
+    EXPECT_EQ(run_add(), 15);
+    expect_replaced_by_a_good_entry(entry, cut);
+}
+
+TEST_F(ProgramCache, AnEntryWithOneByteChangedIsRebuiltNotLoaded)
+{
+    EXPECT_EQ(run_add(), 15);
+    const auto entry = entries().at(0);
+    std::string damaged = entry_bytes(entry);
+    damaged.back() = static_cast<char>(damaged.back() ^ 0x01);  // PoCL reads past it unawares
+    write_entry(entry, damaged);
+    EXPECT_EQ(run_add(), 15);
+    expect_replaced_by_a_good_entry(entry, damaged);
+}
+
+// Another key's valid entry in this key's place (a restore that mixed files up) would run the
+// other program: here the one built with OFFSET 7.
+TEST_F(ProgramCache, AnotherKeysEntryIsRebuiltNotLoaded)
+{
+    EXPECT_EQ(run_add(), 15);
+    const auto entry = entries().at(0);
+    write("offset.cl", "#define OFFSET 7\n");
+    EXPECT_EQ(run_add(), 17);
+    fs::path other;
+    for (const auto& path : entries()) {
+        if (path != entry) other = path;
+    }
+    ASSERT_FALSE(other.empty());
+    fs::remove(entry);
+    fs::copy_file(other, entry);
+    fs::remove(other);
+    const std::string swapped = entry_bytes(entry);
+    write("offset.cl", "#define OFFSET 5\n");
+    EXPECT_EQ(run_add(), 15);
+    expect_replaced_by_a_good_entry(entry, swapped);
 }
 
 TEST_F(ProgramCache, CanBeTurnedOff)

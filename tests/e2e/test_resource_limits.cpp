@@ -1,0 +1,192 @@
+// End to end: a sample run under a tight `ulimit -n` or `ulimit -v` must name that cause in its one
+// line: out of file descriptors, or out of memory with the limit, and where it knows them the
+// bytes asked for and what for. Not "no OpenCL platform found: install a driver" when the driver
+// is installed but could not be opened, not "std::bad_alloc". The limits are set in the child
+// (RunOptions) before it starts, as the shell's ulimit does.
+#include "child_process.hpp"
+#include "imageio/file_io.hpp"
+#include "runtime/program.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace e2etest;
+
+// AddressSanitizer reserves terabytes of address space for its shadow memory and opens files of
+// its own as it starts: a sanitized sample cannot start under these limits at all.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+class ResourceLimits : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        if (kSanitized) GTEST_SKIP() << "a sanitized build cannot run under ulimit -n or -v";
+        std::string pattern = (fs::temp_directory_path() / "resource-limits-XXXXXX").string();
+        ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+        root_ = pattern;
+    }
+    void TearDown() override
+    {
+        std::error_code ignored;
+        if (!root_.empty()) fs::remove_all(root_, ignored);
+    }
+
+    Outcome sobel(const std::vector<std::string>& extra, const RunOptions& options)
+    {
+        std::vector<std::string> arguments{"-o", (root_ / "output.bmp").string(), "--variant",
+                                           "16x1", "-q"};
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        return run_program(sdk::executable_directory() / "sobel", arguments, root_, root_,
+                           options);
+    }
+
+    // A 24-bit BMP of `width` x `height` whose pixel rows are a hole in the file (all zero): as
+    // large as a photograph to the sample, written in no time.
+    fs::path sparse_bmp(std::uint32_t width, std::uint32_t height)
+    {
+        const std::uint32_t stride = (3 * width + 3) / 4 * 4;
+        const std::uint64_t size = 54 + std::uint64_t{stride} * height;
+        std::vector<std::uint8_t> header;
+        const auto put = [&](std::uint64_t value, int bytes) {
+            for (int i = 0; i < bytes; ++i) header.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+        };
+        header = {'B', 'M'};
+        put(size, 4), put(0, 4), put(54, 4);                     // file header
+        put(40, 4), put(width, 4), put(height, 4), put(1, 2);    // info header: size, planes
+        put(24, 2), put(0, 4), put(size - 54, 4), put(2835, 4);  // bits, BI_RGB, bytes, dpi
+        put(2835, 4), put(0, 4), put(0, 4);
+        const fs::path path = root_ / "large.bmp";
+        sdk::write_file_atomically(path, header.data(), header.size());
+        fs::resize_file(path, size);
+        return path;
+    }
+
+    fs::path root_;
+};
+
+std::size_t lines(const std::string& text)
+{
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// How many descriptors are taken before the loader's turn depends on the sample (its input, its
+// reserved outputs): each limit from too few to open the input to enough to run is tried. Every
+// failure must name the descriptors, and one of them is the loader's.
+TEST_F(ResourceLimits, OutOfFileDescriptorsIsNamedNotAMissingDriver)
+{
+    bool loader_case_seen = false;
+    for (std::uint64_t limit = 4; limit <= 12; ++limit) {
+        RunOptions options;
+        options.open_files_limit = limit;
+        const Outcome outcome = sobel({}, options);
+        SCOPED_TRACE("ulimit -n " + std::to_string(limit) + ": " + outcome.err);
+        ASSERT_TRUE(outcome.exited) << outcome.how;
+        if (outcome.status == 0) break;
+        EXPECT_EQ(outcome.status, kFailure);
+        EXPECT_EQ(lines(outcome.err), 1u);
+        EXPECT_FALSE(has(outcome.err, "install a driver"));
+        EXPECT_TRUE(has(outcome.err, "Too many open files"));
+        if (has(outcome.err, "no OpenCL platform found")) {
+            loader_case_seen = true;
+            EXPECT_TRUE(has(outcome.err, "out of file descriptors"));
+            EXPECT_TRUE(has(outcome.err, "files open at once (ulimit -n)"));
+        }
+    }
+    EXPECT_TRUE(loader_case_seen) << "no limit made the OpenCL loader fail";
+}
+
+// PoCL's libraries (LLVM among them) do not fit in 150 MB of address space.
+TEST_F(ResourceLimits, ADriverTooLargeForTheAddressSpaceIsNamed)
+{
+    RunOptions options;
+    options.address_space_bytes = 150'000 * 1024;
+    const Outcome outcome = sobel({}, options);
+    EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how;
+    EXPECT_EQ(lines(outcome.err), 1u) << outcome.err;
+    EXPECT_TRUE(has(outcome.err, "sobel: no OpenCL platform found")) << outcome.err;
+    EXPECT_TRUE(has(outcome.err, "out of memory loading the driver")) << outcome.err;
+    EXPECT_TRUE(has(outcome.err, "limited to 150000 KiB (ulimit -v)")) << outcome.err;
+    EXPECT_FALSE(has(outcome.err, "install a driver")) << outcome.err;
+}
+
+// The driver loads in 400 MB, an 8000x8000 image's buffers do not: the line names the buffer
+// that failed (the driver's, or with --memory copy the host's staging), its bytes and the limit;
+// with --verify the host's copies fail first, a C++ allocation no step names, which is still said
+// as memory and its limit, not "std::bad_alloc".
+TEST_F(ResourceLimits, AnImageTooLargeForTheAddressSpaceNamesMemory)
+{
+    const fs::path input = sparse_bmp(8000, 8000);
+    RunOptions options;
+    options.address_space_bytes = 400'000 * 1024;
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"-i", input.string()},
+          {"-i", input.string(), "--memory", "copy"},  // host staging, not the driver's
+          {"-i", input.string(), "--verify"}}) {
+        const Outcome outcome = sobel(extra, options);
+        SCOPED_TRACE(extra.back() + ": " + outcome.err);
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how;
+        EXPECT_EQ(lines(outcome.err), 1u);
+        EXPECT_FALSE(has(outcome.err, "bad_alloc"));
+        EXPECT_TRUE(has(outcome.err, "limited to 400000 KiB (ulimit -v)"));
+        if (extra.back() != "--verify") {
+            EXPECT_TRUE(has(outcome.err, "-byte buffer for ") || has(outcome.err, " bytes for "));
+        }
+        EXPECT_FALSE(fs::exists(root_ / "output.bmp"));
+    }
+}
+
+// Without limits: an .icd file whose library cannot be loaded is named with the loader's reason,
+// and a folder with no .icd file says so; both are one line and exit 1.
+TEST(MissingPlatform, ADriverThatCannotBeLoadedIsNamed)
+{
+    const fs::path folder = fs::temp_directory_path() / ("missing-platform-" + std::to_string(::getpid()));
+    fs::create_directories(folder / "vendors");
+    const std::string no_driver = "libno-such-opencl-driver.so";
+    std::ofstream(folder / "vendors" / "broken.icd") << no_driver << "\n";
+    fs::create_directories(folder / "empty");
+    const auto run_with_vendors = [&](const fs::path& vendors) {
+        RunOptions options;
+        options.environment["OCL_ICD_VENDORS"] = vendors.string();
+        return run_program(sdk::executable_directory() / "sobel", {"--list-devices"}, folder,
+                           folder, options);
+    };
+
+    const Outcome broken = run_with_vendors(folder / "vendors");
+    EXPECT_TRUE(broken.exited && broken.status == kFailure) << broken.how;
+    EXPECT_EQ(lines(broken.err), 1u) << broken.err;
+    EXPECT_TRUE(has(broken.err, "the driver " + no_driver + " (named in ")) << broken.err;
+    EXPECT_TRUE(has(broken.err, "cannot be loaded")) << broken.err;
+
+    const Outcome empty = run_with_vendors(folder / "empty");
+    EXPECT_TRUE(empty.exited && empty.status == kFailure) << empty.how;
+    EXPECT_EQ(lines(empty.err), 1u) << empty.err;
+    EXPECT_TRUE(has(empty.err, "install a driver")) << empty.err;
+    EXPECT_TRUE(has(empty.err, "names no .icd file")) << empty.err;
+    fs::remove_all(folder);
+}
+
+}  // namespace
