@@ -6,6 +6,7 @@
 // abort: these run only on inputs the tests choose.
 
 #include <png.h>
+#include <zlib.h>
 
 #include <csetjmp>
 #include <cstdint>
@@ -96,6 +97,29 @@ inline std::vector<std::uint8_t> build_png(const PngSpec& spec)
     png_write_image(png, pointers.data());
     png_write_end(png, nullptr);
     png_destroy_write_struct(&png, &info);
+    return out;
+}
+
+// The PNG with `count` copies of one chunk (a 4-letter type and its data, its CRC computed) put
+// after IHDR, which ends 33 bytes in: how a file of many ancillary chunks is made.
+inline std::vector<std::uint8_t> with_chunks_after_header(const std::vector<std::uint8_t>& png,
+                                                          const char* type,
+                                                          const std::vector<std::uint8_t>& data,
+                                                          std::size_t count)
+{
+    std::vector<std::uint8_t> chunk;
+    for (int shift = 24; shift >= 0; shift -= 8)
+        chunk.push_back(static_cast<std::uint8_t>(data.size() >> shift));
+    chunk.insert(chunk.end(), type, type + 4);
+    chunk.insert(chunk.end(), data.begin(), data.end());
+    const auto crc = static_cast<std::uint32_t>(
+        crc32(0, chunk.data() + 4, static_cast<uInt>(chunk.size() - 4)));  // type and data
+    for (int shift = 24; shift >= 0; shift -= 8) chunk.push_back(static_cast<std::uint8_t>(crc >> shift));
+    constexpr std::size_t kAfterHeader = 33;  // signature (8), IHDR (4 + 4 + 13 + 4)
+    std::vector<std::uint8_t> out(png.begin(), png.begin() + kAfterHeader);
+    out.reserve(png.size() + count * chunk.size());
+    for (std::size_t i = 0; i < count; ++i) out.insert(out.end(), chunk.begin(), chunk.end());
+    out.insert(out.end(), png.begin() + kAfterHeader, png.end());
     return out;
 }
 
