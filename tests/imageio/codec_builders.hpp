@@ -173,6 +173,25 @@ inline std::vector<std::uint8_t> build_jpeg(const JpegSpec& spec)
     return out;
 }
 
+// The JPEG with `copies` more copies of its last scan (from its SOS marker to EOI, which ends
+// the file) before EOI: a progressive file may repeat a scan, each a pass over the image. No
+// FF DA occurs inside entropy-coded data (an FF there is followed by 00), so the last is the SOS.
+inline std::vector<std::uint8_t> with_last_scan_repeated(const std::vector<std::uint8_t>& jpeg,
+                                                         std::size_t copies)
+{
+    std::size_t last_scan = 0;
+    for (std::size_t i = 0; i + 1 < jpeg.size(); ++i)
+        if (jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA) last_scan = i;
+    const std::size_t end_of_image = jpeg.size() - 2;
+    if (last_scan == 0 || jpeg[end_of_image] != 0xFF || jpeg[end_of_image + 1] != 0xD9) std::abort();
+    std::vector<std::uint8_t> out(jpeg.begin(), jpeg.begin() + end_of_image);
+    for (std::size_t i = 0; i < copies; ++i)
+        out.insert(out.end(), jpeg.begin() + last_scan, jpeg.begin() + end_of_image);
+    out.push_back(0xFF);
+    out.push_back(0xD9);
+    return out;
+}
+
 // libjpeg's own decode with its defaults, as a reference: grey stays grey, colour becomes RGB.
 inline std::vector<std::uint8_t> decode_jpeg_directly(const std::vector<std::uint8_t>& file)
 {
