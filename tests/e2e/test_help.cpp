@@ -4,11 +4,11 @@
 // readers take; an option the sample refuses is not listed; and a wrong name is refused naming
 // the names, not the map.
 #include "child_process.hpp"
+#include "imageio_test_support.hpp"
 #include "runtime/program.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -20,22 +20,13 @@ namespace {
 namespace fs = std::filesystem;
 using namespace e2etest;
 
-class HelpTest : public ::testing::Test {
+// Each test in a fresh private folder (the samples' working folder, and their logs).
+class HelpTest : public decodetest::FolderTest {
 protected:
-    void SetUp() override
-    {
-        char folder_template[] = "/tmp/sdk-help-test-XXXXXX";
-        ASSERT_NE(mkdtemp(folder_template), nullptr);
-        folder_ = folder_template;
-    }
-    void TearDown() override { fs::remove_all(folder_); }
-
     Outcome run(const std::string& sample, const std::vector<std::string>& arguments) const
     {
         return run_program(sdk::executable_directory() / sample, arguments, folder_, folder_);
     }
-
-    fs::path folder_;
 };
 
 std::vector<std::string> sample_names()
