@@ -8,9 +8,12 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace sdk {
 
@@ -37,10 +40,32 @@ std::filesystem::path default_input_image();
 // Whether a sample offers --border: not where the border is fixed by the technique.
 enum class BorderOption { offered, not_offered };
 
+// Whether a sample offers --band-rows: not where it always runs the whole image (the option is
+// then left out of the help, and the sample refuses it saying why).
+enum class BandsOption { offered, not_offered };
+
 void add_common_options(CLI::App& app, CommonOptions& options,
-                        BorderOption border = BorderOption::offered);
+                        BorderOption border = BorderOption::offered,
+                        BandsOption bands = BandsOption::offered);
 // Only -p, -d and -t, the device's choice (part of the common options).
 void add_device_options(CLI::App& app, DeviceSelection& selection);
+
+// Makes `option` take one of `names` (case ignored): its help shows "a|b|c" and a wrong value is
+// refused naming them, where CLI11's own checks print their maps ("{cpu->1,...} OR {1,...}", and
+// took the numbers too). `value_of`, when given, turns a name into what the option parses.
+CLI::Option* accept_names(CLI::Option* option, const std::vector<std::string>& names,
+                          const std::function<std::string(const std::string&)>& value_of = {});
+
+// The same for an enum option, named by a table such as border_names().
+template <typename Enum>
+CLI::Option* accept_names(CLI::Option* option, const std::map<std::string, Enum>& table)
+{
+    std::vector<std::string> names;
+    for (const auto& entry : table) names.push_back(entry.first);
+    return accept_names(option, names, [table](const std::string& name) {
+        return std::to_string(static_cast<std::underlying_type_t<Enum>>(table.at(name)));
+    });
+}
 
 // A work-group shape "WxH" such as "32x8": the validator for options, and its parsed value.
 CLI::Validator work_group_validator();

@@ -9,6 +9,7 @@ void add_tuning_options(CLI::App& app, TuningOptions& options, const std::string
                         const std::string& retune_help)
 {
     app.add_option("--work-group", options.work_group, work_group_help)
+        ->type_name("WxH")
         ->check(work_group_validator());
     app.add_flag("--retune", options.retune, retune_help);
 }

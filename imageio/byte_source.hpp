@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace sdk {
 
@@ -19,14 +20,21 @@ public:
 
     // Copies up to `bytes` from the current position into `destination` and moves past them;
     // returns how many were copied, fewer only at the end. Throws FileError if the file cannot
-    // be read.
+    // be read. From a file, small reads are served from a read-ahead of kReadAhead bytes:
+    // libpng asks for each chunk's header, data and CRC apart, and a file of tiny chunks would
+    // otherwise cost a system call for every few bytes.
     std::size_t read(void* destination, std::size_t bytes);
+
+    static constexpr std::size_t kReadAhead = 64 * 1024;
 
 private:
     const std::uint8_t* data_ = nullptr;
     const InputFile* file_ = nullptr;
     std::uint64_t size_ = 0;
     std::uint64_t position_ = 0;
+    // The file's bytes [ahead_start_, ahead_start_ + read_ahead_.size()), read before asked for.
+    std::vector<std::uint8_t> read_ahead_;
+    std::uint64_t ahead_start_ = 0;
 };
 
 }  // namespace sdk

@@ -65,6 +65,7 @@ void InputFile::read_serially(std::uint64_t offset, unsigned char* out, std::siz
     constexpr std::size_t kMaxRead = std::size_t{1} << 30;
     while (bytes > 0) {
         const ssize_t got = ::pread(fd_, out, std::min(bytes, kMaxRead), static_cast<off_t>(offset));
+        ++reads_;
         if (got < 0) {
             if (errno == EINTR) continue;
             fail("cannot read", path_, std::strerror(errno));

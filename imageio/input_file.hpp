@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -25,6 +26,9 @@ public:
     void read_at(std::uint64_t offset, void* destination, std::size_t bytes) const;
     // Up to `bytes` from the start (fewer if the file is shorter); returns how many were read.
     std::size_t read_prefix(void* destination, std::size_t bytes) const;
+    // How many read system calls reached the file so far: each costs far more than the bytes
+    // it moves when they are few (the tests check that decoders read in large pieces).
+    std::uint64_t reads() const { return reads_; }
 
 private:
     void read_serially(std::uint64_t offset, unsigned char* out, std::size_t bytes) const;
@@ -32,6 +36,7 @@ private:
     std::filesystem::path path_;
     int fd_ = -1;
     std::uint64_t size_ = 0;
+    mutable std::atomic<std::uint64_t> reads_{0};  // read_at may split a read over threads
 };
 
 }  // namespace sdk

@@ -54,6 +54,21 @@ JpegErrors& errors_of(j_common_ptr cinfo) { return *reinterpret_cast<JpegErrors*
 // that says why a run failed.
 void on_message(j_common_ptr, int) {}
 
+// Called by libjpeg as it reads, at least once per scan: where a file with too many scans is
+// stopped (see kMaxJpegScans), before the scan past the limit is decoded.
+void on_progress(j_common_ptr cinfo)
+{
+    if (!cinfo->is_decompressor) return;
+    const int scan = reinterpret_cast<j_decompress_ptr>(cinfo)->input_scan_number;
+    if (scan <= kMaxJpegScans) return;
+    JpegErrors& errors = errors_of(cinfo);
+    std::snprintf(errors.reason, sizeof errors.reason,
+                  "too many scans: scan %d found, the limit is %d (each scan is a pass over the "
+                  "whole image; encoders write about 10)",
+                  scan, kMaxJpegScans);
+    jump_back(cinfo);
+}
+
 void on_init_source(j_decompress_ptr) {}
 void on_term_source(j_decompress_ptr) {}
 
@@ -109,6 +124,7 @@ public:
         source_.manager.skip_input_data = on_skip_input_data;
         source_.manager.resync_to_restart = jpeg_resync_to_restart;
         source_.manager.term_source = on_term_source;
+        progress_.progress_monitor = on_progress;
     }
     ~JpegDecompressor() { jpeg_destroy_decompress(&cinfo_); }  // safe when never created
     JpegDecompressor(const JpegDecompressor&) = delete;
@@ -117,11 +133,13 @@ public:
     j_decompress_ptr cinfo() { return &cinfo_; }
     JpegErrors& errors() { return errors_; }
     JpegSource& source() { return source_; }
+    jpeg_progress_mgr& progress() { return progress_; }
 
 private:
     std::vector<JOCTET> buffer_;
     JpegErrors errors_;
     JpegSource source_{};
+    jpeg_progress_mgr progress_{};
     jpeg_decompress_struct cinfo_{};
 };
 
@@ -132,6 +150,7 @@ bool read_header(JpegDecompressor* jpeg)
     if (setjmp(jpeg->errors().jump)) return false;
     jpeg_create_decompress(jpeg->cinfo());
     jpeg->cinfo()->src = &jpeg->source().manager;
+    jpeg->cinfo()->progress = &jpeg->progress();
     jpeg_read_header(jpeg->cinfo(), TRUE);
     return true;
 }

@@ -13,8 +13,15 @@ namespace sdk {
 // smooth chroma upsampling), as OpenCV's imread decodes. Read: baseline and progressive,
 // Huffman-coded; grey gives a 1-channel Image, YCbCr (any chroma subsampling) and RGB give RGB.
 // Refused with ImageError naming the file, one line: CMYK and YCCK (Adobe's print files),
-// arithmetic coding, truncated or malformed files. Warnings about recoverable damage (stray
+// arithmetic coding, truncated or malformed files, and files of more than kMaxJpegScans scans.
+// Warnings about recoverable damage (stray
 // bytes between markers) are not printed, and the image is decoded as libjpeg recovers it.
+
+// A progressive file's scans each refine the whole image, and nothing stops a file from
+// repeating one: a few bytes a scan, a pass over every 8x8 block each, so decoding time grows with
+// scans x pixels, unbounded by the file's size. Encoders write about 10 (libjpeg's progression:
+// 6 for grey, 10 for colour); libjpeg-turbo's own fuzzers and TurboJPEG users stop at 500.
+constexpr int kMaxJpegScans = 500;
 
 // A JPEG file starts with the SOI marker FF D8 followed by another marker (FF).
 bool has_jpeg_signature(const std::uint8_t* prefix, std::size_t size);

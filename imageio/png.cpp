@@ -194,8 +194,10 @@ public:
         png_set_sig_bytes(png, sizeof signature);
         // Our limit, with our message: libpng's own (1000000 a side) would speak first otherwise.
         png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
-        // Chunks we do not know are skipped unread into memory.
-        png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, 0);
+        // Every ancillary chunk but tRNS is skipped unread into memory, known ones too (-1): we
+        // use none of them, and libpng would inflate each zTXt, iTXt and iCCP chunk (up to its
+        // 8 MB limit) and keep up to 1000 texts: gigabytes from a file of a few megabytes.
+        png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, -1);
         check(read_info(png, structs_.info()));
 
         const std::uint64_t width = png_get_image_width(png, structs_.info());

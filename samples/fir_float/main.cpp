@@ -26,9 +26,11 @@ int main(int argc, char** argv)
     app.add_option("--coefficients", numerators,
                    "the 3x3 weights' numerators, row-major, row 0 for the row above: a,b,c,d,e,f,"
                    "g,h,i (integers or decimals, negative allowed)")
+        ->type_name("a,b,c,d,e,f,g,h,i")
         ->capture_default_str();
     double divisor = 256;
-    app.add_option("--divisor", divisor, "the weights' common divisor (not 0)")
+    app.add_option("--divisor", divisor, "the weights' common divisor, a number (not 0)")
+        ->type_name("D")
         ->capture_default_str();
     sdk::TuningOptions tuning;
     sdk::add_tuning_options(app, tuning,

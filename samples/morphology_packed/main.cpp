@@ -30,23 +30,29 @@ int main(int argc, char** argv)
     // erosion, whatever the user might ask.
     sdk::add_common_options(app, options, sdk::BorderOption::not_offered);
     unsigned threshold = 128;
-    app.add_option("--threshold", threshold, "foreground where luminance >= T")
-        ->check(CLI::Range(0u, 255u))
+    app.add_option("--threshold", threshold, "foreground where luminance >= T (0 to 255)")
+        ->type_name("T")
+        ->check(CLI::Range(0u, 255u).description(""))
         ->capture_default_str();
     bool invert = false;
     app.add_flag("--invert", invert,
                  "dark pixels (luminance < T) are the foreground: text on paper");
     sdk::MorphologyShape shape = sdk::MorphologyShape::diamond;
-    app.add_option("--shape", shape,
-                   "structuring element: square (3x3) or diamond (city-block distance 2)")
-        ->transform(CLI::CheckedTransformer(sdk::morphology_shape_names()))
+    sdk::accept_names(app.add_option("--shape", shape,
+                                     "structuring element: square (3x3) or diamond (city-block "
+                                     "distance 2)"),
+                      sdk::morphology_shape_names())
         ->default_str("diamond");
     sdk::MorphologyOperation operation = sdk::MorphologyOperation::close;
-    app.add_option("--op", operation, "dilate, erode, close = erode(dilate), open = dilate(erode)")
-        ->transform(CLI::CheckedTransformer(sdk::morphology_operation_names()))
+    sdk::accept_names(app.add_option("--op", operation,
+                                     "dilate, erode, close = erode(dilate), open = dilate(erode)"),
+                      sdk::morphology_operation_names())
         ->default_str("close");
     std::string region;
-    app.add_option("--roi", region, "process only the region X,Y,W,H; the rest is copied");
+    app.add_option("--roi", region,
+                   "process only the region X,Y,W,H in pixels (left, top, width, height); the "
+                   "rest is copied")
+        ->type_name("X,Y,W,H");
     sdk::TuningOptions tuning;
     sdk::add_tuning_options(app, tuning,
                             "the dilate and erode passes' work-group shape WxH, e.g. 16x8 "

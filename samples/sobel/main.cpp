@@ -28,11 +28,12 @@ int main(int argc, char** argv)
     sdk::CommonOptions options;
     sdk::add_common_options(app, options);
     std::string variant_name = "auto";
-    app.add_option("--variant", variant_name,
-                   "kernel: 16x1 (16 outputs per work-item), 16x4 (16x4 block, rows reused), "
-                   "16x4-packed (16x4, two pixels per 32-bit operation), or auto (the fastest "
-                   "on this device, measured once and cached)")
-        ->check(CLI::IsMember({"auto", "16x1", "16x4", "16x4-packed"}))
+    sdk::accept_names(app.add_option("--variant", variant_name,
+                                     "kernel: 16x1 (16 outputs per work-item), 16x4 (16x4 block, "
+                                     "rows reused), 16x4-packed (16x4, two pixels per 32-bit "
+                                     "operation), or auto (the fastest on this device, measured "
+                                     "once and cached)"),
+                      {"auto", "16x1", "16x4", "16x4-packed"})
         ->capture_default_str();
     sdk::TuningOptions tuning;
     sdk::add_tuning_options(app, tuning,

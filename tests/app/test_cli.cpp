@@ -69,6 +69,25 @@ TEST(CommonOptions, EveryBorderNameIsAccepted)
     }
 }
 
+// Names are typed in any case; the numbers behind them are not names (CLI11's CheckedTransformer
+// took "-t 3" and "--border 2").
+TEST(CommonOptions, NamesInAnyCaseButNotTheirNumbers)
+{
+    CommonOptions options;
+    EXPECT_EQ(parse(options, {"--border", "Reflect101", "-t", "CPU", "--memory", "COPY"}), 0);
+    EXPECT_EQ(options.border, Border::reflect101);
+    EXPECT_EQ(options.device.type, DeviceType::cpu);
+    EXPECT_EQ(options.memory, MemoryMode::copy);
+    for (const std::vector<std::string>& arguments :
+         {std::vector<std::string>{"-t", "3"}, {"--border", "2"}, {"--memory", "1"}}) {
+        CommonOptions numbered;
+        testing::internal::CaptureStderr();
+        EXPECT_EQ(parse(numbered, arguments), 2) << arguments[0];
+        const std::string message = testing::internal::GetCapturedStderr();
+        EXPECT_NE(message.find("'" + arguments[1] + "' is not one of "), std::string::npos) << message;
+    }
+}
+
 TEST(CommonOptions, UsageErrorsExitWithTwoAndSkipTheBody)
 {
     const std::vector<std::vector<std::string>> bad{{"--bogus"},          {"--border", "wrap"},

@@ -6,6 +6,7 @@
 // abort: these run only on inputs the tests choose.
 
 #include <png.h>
+#include <zlib.h>
 
 #include <csetjmp>
 #include <cstdint>
@@ -99,6 +100,29 @@ inline std::vector<std::uint8_t> build_png(const PngSpec& spec)
     return out;
 }
 
+// The PNG with `count` copies of one chunk (a 4-letter type and its data, its CRC computed) put
+// after IHDR, which ends 33 bytes in: how a file of many ancillary chunks is made.
+inline std::vector<std::uint8_t> with_chunks_after_header(const std::vector<std::uint8_t>& png,
+                                                          const char* type,
+                                                          const std::vector<std::uint8_t>& data,
+                                                          std::size_t count)
+{
+    std::vector<std::uint8_t> chunk;
+    for (int shift = 24; shift >= 0; shift -= 8)
+        chunk.push_back(static_cast<std::uint8_t>(data.size() >> shift));
+    chunk.insert(chunk.end(), type, type + 4);
+    chunk.insert(chunk.end(), data.begin(), data.end());
+    const auto crc = static_cast<std::uint32_t>(
+        crc32(0, chunk.data() + 4, static_cast<uInt>(chunk.size() - 4)));  // type and data
+    for (int shift = 24; shift >= 0; shift -= 8) chunk.push_back(static_cast<std::uint8_t>(crc >> shift));
+    constexpr std::size_t kAfterHeader = 33;  // signature (8), IHDR (4 + 4 + 13 + 4)
+    std::vector<std::uint8_t> out(png.begin(), png.begin() + kAfterHeader);
+    out.reserve(png.size() + count * chunk.size());
+    for (std::size_t i = 0; i < count; ++i) out.insert(out.end(), chunk.begin(), chunk.end());
+    out.insert(out.end(), png.begin() + kAfterHeader, png.end());
+    return out;
+}
+
 struct JpegSpec {
     int width = 1;
     int height = 1;
@@ -146,6 +170,25 @@ inline std::vector<std::uint8_t> build_jpeg(const JpegSpec& spec)
     std::vector<std::uint8_t> out(memory, memory + size);
     jpeg_destroy_compress(&cinfo);
     std::free(memory);
+    return out;
+}
+
+// The JPEG with `copies` more copies of its last scan (from its SOS marker to EOI, which ends
+// the file) before EOI: a progressive file may repeat a scan, each a pass over the image. No
+// FF DA occurs inside entropy-coded data (an FF there is followed by 00), so the last is the SOS.
+inline std::vector<std::uint8_t> with_last_scan_repeated(const std::vector<std::uint8_t>& jpeg,
+                                                         std::size_t copies)
+{
+    std::size_t last_scan = 0;
+    for (std::size_t i = 0; i + 1 < jpeg.size(); ++i)
+        if (jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA) last_scan = i;
+    const std::size_t end_of_image = jpeg.size() - 2;
+    if (last_scan == 0 || jpeg[end_of_image] != 0xFF || jpeg[end_of_image + 1] != 0xD9) std::abort();
+    std::vector<std::uint8_t> out(jpeg.begin(), jpeg.begin() + end_of_image);
+    for (std::size_t i = 0; i < copies; ++i)
+        out.insert(out.end(), jpeg.begin() + last_scan, jpeg.begin() + end_of_image);
+    out.push_back(0xFF);
+    out.push_back(0xD9);
     return out;
 }
 

@@ -145,6 +145,29 @@ TEST(JpegReject, HugeDeclaredSize)
     kJpeg.expect_rejected(with_size(16384, 16384), "more than a file of");
 }
 
+// ----- Files that cost without bound ------------------------------------------------------------
+
+std::size_t scans_in(const std::vector<std::uint8_t>& jpeg)
+{
+    std::size_t scans = 0;
+    for (std::size_t i = 0; i + 1 < jpeg.size(); ++i) scans += jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA;
+    return scans;
+}
+
+TEST(JpegReject, MoreScansThanTheLimit)
+{
+    JpegSpec spec = smooth_spec(1, 64, 64);
+    spec.progressive = true;
+    const std::vector<std::uint8_t> file = codectest::build_jpeg(spec);
+    const std::size_t limit = sdk::kMaxJpegScans;
+    const auto at_limit = codectest::with_last_scan_repeated(file, limit - scans_in(file));
+    ASSERT_EQ(scans_in(at_limit), limit);
+    EXPECT_EQ(kJpeg.decode(at_limit).width, 64u);
+    const auto past_limit = codectest::with_last_scan_repeated(file, limit + 1 - scans_in(file));
+    kJpeg.expect_rejected(past_limit, "too many scans: scan " + std::to_string(limit + 1) +
+                                          " found, the limit is " + std::to_string(limit));
+}
+
 using JpegFiles = decodetest::FolderTest;
 
 TEST_F(JpegFiles, ReadByTheSignatureNotTheName)

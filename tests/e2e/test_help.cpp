@@ -1,0 +1,96 @@
+// End to end: what each sample's --help tells a user. Every option says what it takes in words
+// (a FILE, N, WxH, the names to type: "replicate|reflect101|..."), never CLI11's raw type names
+// or its enum maps ("ENUM:value in {accelerator->3,...} OR {3,...}"); -i names the formats the
+// readers take; an option the sample refuses is not listed; and a wrong name is refused naming
+// the names, not the map.
+#include "child_process.hpp"
+#include "imageio_test_support.hpp"
+#include "runtime/program.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace e2etest;
+
+// Each test in a fresh private folder (the samples' working folder, and their logs).
+class HelpTest : public decodetest::FolderTest {
+protected:
+    Outcome run(const std::string& sample, const std::vector<std::string>& arguments) const
+    {
+        return run_program(sdk::executable_directory() / sample, arguments, folder_, folder_);
+    }
+};
+
+std::vector<std::string> sample_names()
+{
+    std::vector<std::string> names;
+    std::stringstream list(SDK_SAMPLES);
+    for (std::string name; std::getline(list, name, ',');) names.push_back(name);
+    return names;
+}
+
+// The options' column of the help: each line that starts with an option, up to its description
+// (two spaces or more further on).
+std::vector<std::string> option_specs(const std::string& help)
+{
+    std::vector<std::string> specs;
+    std::stringstream lines(help);
+    for (std::string line; std::getline(lines, line);) {
+        const std::size_t start = line.find_first_not_of(' ');
+        if (start == std::string::npos || line[start] != '-') continue;
+        const std::size_t end = line.find("  ", start);
+        specs.push_back(line.substr(start, end == std::string::npos ? end : end - start));
+    }
+    return specs;
+}
+
+std::string line_of(const std::string& help, const std::string& option)
+{
+    const std::size_t at = help.find(option);
+    if (at == std::string::npos) return "";
+    const std::size_t next = help.find("\n  -", at);  // the description may wrap onto the next line
+    return help.substr(at, next == std::string::npos ? next : next - at);
+}
+
+TEST_F(HelpTest, EveryOptionSaysWhatItTakesInWords)
+{
+    const std::regex raw_type(R"(\b(TEXT|UINT|INT|FLOAT|ENUM|NONNEGATIVE|POSITIVE)\b|->|[{}]| OR )");
+    for (const std::string& sample : sample_names()) {
+        SCOPED_TRACE(sample);
+        const Outcome outcome = run(sample, {"--help"});
+        ASSERT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << "\n" << outcome.err;
+        const std::vector<std::string> specs = option_specs(outcome.out);
+        EXPECT_GE(specs.size(), 15u) << outcome.out;
+        for (const std::string& spec : specs)
+            EXPECT_FALSE(std::regex_search(spec, raw_type)) << "option column: " << spec;
+        const std::string input = line_of(outcome.out, "-i,--input");
+        EXPECT_NE(input.find("PNG"), std::string::npos) << input;
+        EXPECT_NE(input.find("JPEG"), std::string::npos) << input;
+        EXPECT_NE(line_of(outcome.out, "-o,--output").find("PNG"), std::string::npos);
+        // sobel_no_vectors refuses --band-rows (it runs the whole image): not listed there.
+        EXPECT_EQ(outcome.out.find("--band-rows") == std::string::npos, sample == "sobel_no_vectors")
+            << outcome.out;
+    }
+}
+
+TEST_F(HelpTest, AWrongNameIsRefusedNamingTheNames)
+{
+    for (const std::string& sample : sample_names()) {
+        SCOPED_TRACE(sample);
+        const Outcome outcome = run(sample, {"--memory", "fast"});
+        EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how;
+        EXPECT_NE(outcome.err.find("'fast' is not one of auto|copy|map|pinned"), std::string::npos)
+            << outcome.err;
+        EXPECT_EQ(outcome.err.find("->"), std::string::npos) << outcome.err;
+    }
+}
+
+}  // namespace
