@@ -5,7 +5,10 @@
 #include "runtime/transfers.hpp"
 #include "runtime/program.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 namespace sdk {
@@ -98,6 +101,32 @@ void FirFilter::size_launch()
     // [Work size]
 }
 
+namespace {
+
+// Bytes [offset, offset + size) of the device's float rows (`row_pitch` bytes apart) for the
+// 8-bit `luminance`: each pixel as a float, the padding after each row as zeros. Transfers cut
+// buffers at multiples of 4 bytes, so a piece never splits a float.
+void write_float_rows(const Image& luminance, std::size_t row_pitch, std::size_t offset,
+                      std::size_t size, unsigned char* piece)
+{
+    if (offset % sizeof(cl_float) != 0 || size % sizeof(cl_float) != 0)
+        throw std::logic_error("FirFilter::upload: a transfer piece splits a float");
+    for (std::size_t done = 0; done < size;) {
+        const std::size_t y = (offset + done) / row_pitch;
+        const std::size_t x = (offset + done) % row_pitch / sizeof(cl_float);
+        const std::size_t count = std::min((row_pitch - x * sizeof(cl_float)), size - done) /
+                                  sizeof(cl_float);
+        const std::uint8_t* row = luminance.pixels.data() + y * luminance.width;
+        for (std::size_t i = 0; i < count; ++i) {
+            const cl_float value = x + i < luminance.width ? cl_float(row[x + i]) : 0.0f;
+            std::memcpy(piece + done + i * sizeof(cl_float), &value, sizeof value);
+        }
+        done += count * sizeof(cl_float);
+    }
+}
+
+}  // namespace
+
 void FirFilter::upload(const Image& luminance)
 {
     if (luminance.channels != 1)
@@ -109,10 +138,15 @@ void FirFilter::upload(const Image& luminance)
     // technique and nothing else, and its float input is what a chain of float filters passes
     // between stages. The price is four bytes uploaded per pixel instead of one (the sample
     // instead uploads the file's bytes and converts on the device: app/device_io.hpp).
-    const std::vector<float> values(luminance.pixels.begin(), luminance.pixels.end());
+    // The floats are written straight into the memory the transfer moves (the mapped buffer, or
+    // one pinned chunk at a time), so the host never holds a float copy of the whole image.
+    const std::size_t row_pitch = row_pitch_bytes_;
+    upload_produced(cl_, memory_, luminance_, row_pitch * height_,
+                    [&](unsigned char* host, std::size_t offset, std::size_t size) {
+                        write_float_rows(luminance, row_pitch, offset, size, host);
+                    },
+                    "the luminance");
     // [Upload floats]
-    upload_rows(cl_, memory_, luminance_, values.data(), width_ * sizeof(cl_float), height_,
-                row_pitch_bytes_, "the luminance");
 }
 
 Image FirFilter::download_luminance()

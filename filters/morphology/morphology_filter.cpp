@@ -92,7 +92,8 @@ void MorphologyFilter::allocate(std::size_t width, std::size_t height)
     while_doing("creating buffers for the image", [&] {
         if (!same_size) {
             release_buffers();
-            luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
+            // Read-write: the sample's conversion kernels (convert.cl) write it, pack reads it.
+            luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the luminance");
             packed_input_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
             packed_passes_[0] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
             packed_passes_[1] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());

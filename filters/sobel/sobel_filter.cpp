@@ -120,7 +120,8 @@ void SobelFilter::allocate(std::size_t width, std::size_t height)
     check_kernel_can_address(cl_, buffer_bytes, buffer_bytes, "an image of " + size);
 
     const std::size_t bytes = static_cast<std::size_t>(buffer_bytes);
-    luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_ONLY, bytes, "the luminance");
+    // Read-write: the conversion kernels (convert.cl) write it from the file's rows, Sobel reads it.
+    luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the luminance");
     gradient_x_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dX");
     gradient_y_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dY");
     magnitude_ = cl::Buffer();  // sized for the previous image, if any
