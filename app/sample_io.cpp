@@ -32,10 +32,11 @@ void let_the_drivers_start()
 }  // namespace
 
 OutputSet reserve_outputs(const CommonOptions& options,
-                          const std::vector<std::filesystem::path>& outputs)
+                          const std::vector<std::filesystem::path>& outputs,
+                          PipelineTimer& pipeline)
 {
     take_stopping_signals();  // before the drivers start their threads
-    let_the_drivers_start();
+    pipeline.time("start the OpenCL driver", 0, let_the_drivers_start);
     std::vector<std::filesystem::path> folders;
     if (options.save_raw) folders.push_back(*options.save_raw);
     std::vector<std::filesystem::path> files = outputs;

@@ -13,8 +13,11 @@ namespace sdk {
 // before any work as one all-or-nothing set (imageio/output_set.hpp): checked against the input,
 // created as temporaries (--save-raw's folder made if missing), renamed into place together by
 // commit() at the end of the run, and removed instead on an error or Ctrl-C.
+// The OpenCL drivers are started first, timed in `pipeline` ("start the OpenCL driver"): they
+// install signal handlers of their own, which the set's must come after (sample_io.cpp).
 OutputSet reserve_outputs(const CommonOptions& options,
-                          const std::vector<std::filesystem::path>& outputs);
+                          const std::vector<std::filesystem::path>& outputs,
+                          PipelineTimer& pipeline);
 
 // Reads the input image (BMP, PNG or JPEG, recognised by its first bytes: read_image) and
 // converts it to 8-bit luminance (grey images pass through unchanged).

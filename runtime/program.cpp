@@ -4,6 +4,8 @@
 #include "runtime/program_cache.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -29,10 +31,18 @@ std::string read_kernel_source(const std::filesystem::path& path)
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
         throw std::runtime_error("kernel file '" + path.string() + "' is a directory, not a file");
+    errno = 0;
     std::ifstream file(path, std::ios::binary);
-    if (!file)
+    if (!file) {
+        // Missing: a build that did not copy it. Anything else (out of file descriptors, no
+        // permission) is named as the system names it.
+        const int reason = errno;
+        if (reason != 0 && reason != ENOENT)
+            throw std::runtime_error("cannot open kernel file '" + path.string() +
+                                     "': " + std::strerror(reason));
         throw std::runtime_error("cannot open kernel file '" + path.string() +
                                  "': it should sit next to the executable (rebuild to copy it)");
+    }
     std::ostringstream text;
     text << file.rdbuf();
     return text.str();

@@ -52,9 +52,9 @@ int main(int argc, char** argv)
 
         // 2. Reserve the files the run writes (all are put in place together at the end, or none)
         //    and open the image: its header gives its size.
-        sdk::OutputSet outputs =
-            sdk::reserve_outputs(options, sdk::fir_output_paths(options.output, options.save_raw));
         sdk::PipelineTimer pipeline;
+        sdk::OutputSet outputs = sdk::reserve_outputs(
+            options, sdk::fir_output_paths(options.output, options.save_raw), pipeline);
         const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
                                                      0, [&] { return sdk::open_image(options.input); });
         const std::size_t width = image.width();

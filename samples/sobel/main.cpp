@@ -57,7 +57,8 @@ int main(int argc, char** argv)
         //    Every file the run writes is reserved now, to be put in place together at the end
         //    (or not at all): a bad file or output path fails here, before any work.
         sdk::OutputSet outputs = sdk::reserve_outputs(
-            options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw));
+            options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw),
+            pipeline);
         const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
                                                      0, [&] { return sdk::open_image(options.input); });
 

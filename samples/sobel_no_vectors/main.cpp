@@ -31,7 +31,8 @@ int main(int argc, char** argv)
             throw sdk::UsageError("--band-rows: sobel_no_vectors runs the whole image, the seeds' "
                                   "way (bands are in sobel, fir_float and morphology_packed)");
         sdk::OutputSet outputs = sdk::reserve_outputs(
-            options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw));
+            options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw),
+            pipeline);
         const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);
 
         // 2. Pick the device and how images reach it, and build the kernel for the border.
