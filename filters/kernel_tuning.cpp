@@ -2,6 +2,7 @@
 
 #include "runtime/errors.hpp"
 #include "runtime/profiling.hpp"
+#include "runtime/transfers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -64,19 +65,33 @@ std::vector<WorkGroupShape> runnable_shapes(const std::vector<WorkGroupShape>& s
     return runnable;
 }
 
-Image random_tuning_image(ImageSize size)
+void fill_random(const OpenClContext& cl, const cl::Buffer& buffer, RandomValues values)
 {
-    Image image{size.width, size.height, 1, std::vector<std::uint8_t>(size.width * size.height)};
-    // Eight pixels a draw: the largest class's confirmation fills a whole image, 268 MB at
-    // 16384x16384.
+    const std::size_t bytes =
+        while_doing("asking a tuning buffer's size", [&] { return buffer.getInfo<CL_MEM_SIZE>(); });
     std::mt19937_64 generator(1);
-    std::size_t i = 0;
-    for (; i + 8 <= image.pixels.size(); i += 8) {
-        const std::uint64_t bits = generator();
-        std::memcpy(&image.pixels[i], &bits, 8);
-    }
-    for (; i < image.pixels.size(); ++i) image.pixels[i] = static_cast<std::uint8_t>(generator());
-    return image;
+    // Eight values a draw: the largest class's confirmation fills a whole image's buffers.
+    const auto fill = [&](unsigned char* piece, std::size_t offset, std::size_t size) {
+        const std::size_t value_bytes = values == RandomValues::floats ? sizeof(float) : 1;
+        if (offset % value_bytes != 0 || size % value_bytes != 0)
+            throw std::logic_error("fill_random: a piece that cuts a float in two");
+        for (std::size_t i = 0; i < size; i += 8 * value_bytes) {
+            std::uint64_t bits = generator();
+            for (std::size_t k = 0; k < 8 && i + k * value_bytes < size; ++k, bits >>= 8) {
+                unsigned char* value = piece + i + k * value_bytes;
+                if (values == RandomValues::bytes) {
+                    *value = static_cast<unsigned char>(bits);
+                } else {
+                    const float pixel = static_cast<float>(bits & 0xFF);
+                    std::memcpy(value, &pixel, sizeof pixel);
+                }
+            }
+        }
+    };
+    // Mapped in place where the device shares the host's memory, through the pinned chunks
+    // otherwise (the samples' own way there, so the chunks cost nothing more).
+    const MemoryMode mode = choose_memory_mode(MemoryMode::automatic, cl.device).mode;
+    upload_produced(cl, mode, buffer, bytes, fill, "the tuning's random pixels");
 }
 
 TuningRecipe<WorkGroupShape> work_group_recipe(std::string key)

@@ -2,6 +2,7 @@
 #include "filters/tuning_cache.hpp"
 #include "imageio/image.hpp"
 #include "runtime/choose_fastest.hpp"
+#include "runtime/device.hpp"
 #include "runtime/opencl.hpp"
 
 #include <chrono>
@@ -51,9 +52,17 @@ std::vector<WorkGroupShape> work_group_candidates(WorkGroupShape preferred);
 std::vector<WorkGroupShape> runnable_shapes(const std::vector<WorkGroupShape>& shapes,
                                             const std::function<void(std::size_t, std::size_t)>& set_work_group);
 
-// Random pixels: the kernels' speed does not depend on the content, and random bytes leave the
-// compiler and caches nothing to exploit.
-Image random_tuning_image(ImageSize size);
+// What the candidates read, random: the kernels' speed does not depend on the content, and
+// random values leave the compiler and caches nothing to exploit. The whole of `buffer`
+// (CL_MEM_SIZE) is filled in place (mapped) or a piece at a time through the pinned chunks
+// (runtime/transfers.hpp), so the host never holds a copy of the image: the largest class's
+// confirmation runs on the image's own size, whose 8-bit image would be 268 MB at 16384x16384,
+// its floats 1 GB more.
+enum class RandomValues {
+    bytes,   // 8-bit pixels
+    floats,  // float pixels, whole numbers 0..255 as an 8-bit image's convert
+};
+void fill_random(const OpenClContext& cl, const cl::Buffer& buffer, RandomValues values);
 
 // What a tuning did, whatever the filter.
 struct TuningOutcome {
@@ -93,7 +102,8 @@ struct TuningRecipe {
     std::string key;  // the cache line's: filter, what else matters, size class, device
     std::function<std::optional<Choice>(const std::string&)> parse;  // a cached value
     std::function<std::string(const Choice&)> format;
-    std::function<Contestants<Choice>(const Image&)> prepare;
+    // The filter's buffers for an image of this size, its input filled with fill_random.
+    std::function<Contestants<Choice>(ImageSize)> prepare;
     // Which family a candidate is of (Sobel: its variant), for the finalists; unset: one family.
     std::function<int(const Choice&)> family;
 };
@@ -139,7 +149,7 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
     const auto start = std::chrono::steady_clock::now();
     result.measured_size = tuning_size(width, height);
     {
-        Contestants<Choice> contestants = recipe.prepare(random_tuning_image(result.measured_size));
+        Contestants<Choice> contestants = recipe.prepare(result.measured_size);
         result.candidates = std::move(contestants.candidates);
         run_contest(result, result.candidates.size(),
                     [&](std::size_t i) { return contestants.launch(result.candidates[i]); });
@@ -157,7 +167,7 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
             families.push_back(recipe.family ? recipe.family(candidate) : 0);
         result.finalists = finalists_of(result.contest, families);
         try {
-            Contestants<Choice> full = recipe.prepare(random_tuning_image({width, height}));
+            Contestants<Choice> full = recipe.prepare({width, height});
             if (full.candidates.size() == result.candidates.size()) {
                 run_confirmation(result, [&](std::size_t i) {
                     return full.launch(full.candidates[result.finalists[i]]);

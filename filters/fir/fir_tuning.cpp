@@ -22,9 +22,10 @@ FirTuningResult choose_fir_work_group(const OpenClContext& cl, Border border, st
 {
     const SizeClass size_class = size_class_of(width, height);
     auto recipe = work_group_recipe(fir_tuning_key(device_key(cl.device), border, size_class));
-    recipe.prepare = [&](const Image& image) {
+    recipe.prepare = [&](ImageSize size) {
         auto fir = std::make_shared<FirFilter>(cl, border);
-        fir->upload(image);
+        fir->allocate(size.width, size.height);
+        fill_random(cl, fir->luminance_buffer(), RandomValues::floats);
         Contestants<WorkGroupShape> contestants;
         contestants.candidates = runnable_shapes(
             fir_candidates(), [&](std::size_t x, std::size_t y) { fir->set_work_group(x, y); });

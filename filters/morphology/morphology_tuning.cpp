@@ -25,16 +25,17 @@ MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl, Mor
     const SizeClass size_class = size_class_of(width, height);
     auto recipe =
         work_group_recipe(morphology_tuning_key(device_key(cl.device), shape, size_class));
-    recipe.prepare = [&](const Image& image) {
+    recipe.prepare = [&](ImageSize size) {
         auto morphology = std::make_shared<MorphologyFilter>(cl, shape);
-        morphology->upload(image);
+        morphology->allocate(size.width, size.height);
+        fill_random(cl, morphology->luminance_buffer(), RandomValues::bytes);
         morphology->binarise_and_pack(Binarisation{128, false});
         Contestants<WorkGroupShape> contestants;
         contestants.candidates =
             runnable_shapes(morphology_candidates(), [&](std::size_t x, std::size_t y) {
                 morphology->set_work_group(x, y);
             });
-        const Roi whole = whole_image(image.width, image.height);
+        const Roi whole = whole_image(size.width, size.height);
         // Dilations one after another, each reading the last one's result: the kernel's work
         // does not depend on the bits.
         contestants.launch = [morphology, whole](WorkGroupShape& candidate) {

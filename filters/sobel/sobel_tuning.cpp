@@ -40,7 +40,7 @@ std::string format_choice(const SobelChoice& choice)
 // One filter per variant, each holding the image, so that the candidates can take turns
 // without uploading again.
 Contestants<SobelChoice> sobel_contestants(const OpenClContext& cl, Border border,
-                                           const Image& image)
+                                           ImageSize size)
 {
     Contestants<SobelChoice> contestants;
     contestants.candidates = sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>());
@@ -49,7 +49,8 @@ Contestants<SobelChoice> sobel_contestants(const OpenClContext& cl, Border borde
         auto& filter = (*filters)[candidate.variant];
         if (filter) continue;
         filter = std::make_unique<SobelFilter>(cl, candidate.variant, border);
-        filter->upload(image);
+        filter->allocate(size.width, size.height);
+        fill_random(cl, filter->luminance_buffer(), RandomValues::bytes);
     }
     contestants.launch = [filters](SobelChoice& candidate) {
         SobelFilter& filter = *filters->at(candidate.variant);
@@ -108,7 +109,7 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
     recipe.key = sobel_tuning_key(device_key(cl.device), border, size_class);
     recipe.parse = parse_choice;
     recipe.format = format_choice;
-    recipe.prepare = [&](const Image& image) { return sobel_contestants(cl, border, image); };
+    recipe.prepare = [&](ImageSize size) { return sobel_contestants(cl, border, size); };
     recipe.family = [](const SobelChoice& choice) { return static_cast<int>(choice.variant); };
     return tune(width, height, recipe, tuning);
 }
