@@ -10,17 +10,17 @@
 // input read once, each output written once) and copy_fraction, that over copy_bandwidth's GB/s.
 #include "bench_support.hpp"
 #include "file_runs.hpp"
-#include "runtime/errors.hpp"
-#include "app/cli.hpp"
-#include "filters/fir/fir_filter.hpp"
-#include "filters/fir/fir_tuning.hpp"
-#include "filters/morphology/morphology_filter.hpp"
-#include "filters/morphology/morphology_tuning.hpp"
-#include "filters/sobel/sobel_filter.hpp"
-#include "filters/sobel/sobel_tuning.hpp"
-#include "runtime/transfers.hpp"
-#include "runtime/profiling.hpp"
-#include "runtime/program.hpp"
+#include "common/runtime/errors.hpp"
+#include "common/app/cli.hpp"
+#include "kernels/fir/fir_filter.hpp"
+#include "kernels/fir/fir_tuning.hpp"
+#include "kernels/morphology/morphology_filter.hpp"
+#include "kernels/morphology/morphology_tuning.hpp"
+#include "kernels/sobel/sobel_filter.hpp"
+#include "kernels/sobel/sobel_tuning.hpp"
+#include "common/runtime/transfers.hpp"
+#include "common/runtime/profiling.hpp"
+#include "common/runtime/program.hpp"
 #ifdef SDK_BENCH_OPENCV
 #include "opencv_baselines.hpp"
 #endif
@@ -502,7 +502,7 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         const std::uint64_t pixels = size.pixels();
         const std::uint64_t packed =
             divide_round_up(size.width, 32) * 4 * std::uint64_t{size.height};
-        // Device images have padded rows (pitch_for, runtime/transfers.hpp): Sobel's bytes,
+        // Device images have padded rows (pitch_for, common/runtime/transfers.hpp): Sobel's bytes,
         // fir_float's floats.
         const std::uint64_t pitched = std::uint64_t{pitch_for(size.width)} * size.height;
         const std::uint64_t float_pitched = std::uint64_t{pitch_for(4 * size.width)} * size.height;

@@ -1,9 +1,9 @@
 #include "bench_support.hpp"
 
-#include "imageio/bmp.hpp"
-#include "app/cli.hpp"
-#include "imageio/luminance.hpp"
-#include "runtime/profiling.hpp"
+#include "common/imageio/bmp.hpp"
+#include "common/app/cli.hpp"
+#include "common/imageio/luminance.hpp"
+#include "common/runtime/profiling.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,7 +1,7 @@
 #pragma once
 // What the benchmarks share: image sizes and the images themselves, the one setup kept between
 // the runner's calls, per-iteration times and the counters computed from their median.
-#include "imageio/image.hpp"
+#include "common/imageio/image.hpp"
 
 #include <benchmark/benchmark.h>
 

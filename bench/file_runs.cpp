@@ -1,9 +1,9 @@
 #include "file_runs.hpp"
 
-#include "app/run_floor.hpp"
-#include "imageio/bmp.hpp"
-#include "runtime/errors.hpp"
-#include "runtime/program.hpp"
+#include "common/app/run_floor.hpp"
+#include "common/imageio/bmp.hpp"
+#include "common/runtime/errors.hpp"
+#include "common/runtime/program.hpp"
 
 #ifdef SDK_BENCH_OPENCV_FILES
 #include "opencv_baselines.hpp"
@@ -139,7 +139,7 @@ void time_file_job(benchmark::State& state, const OpenClContext* cl, const Devic
         const auto start_stop = command_on_device("opencl_start_stop", selection);
         job(run.input, run.output);  // warm-up: the driver's and PoCL's caches, the page cache
         Samples job_seconds, floor, read, write, link, driver;
-        // Every iteration: the floor (app/run_floor.hpp), then beside it what the driver costs any
+        // Every iteration: the floor (common/app/run_floor.hpp), then beside it what the driver costs any
         // OpenCL process here, started and stopped with nothing in between (opencl_start_stop),
         // then the job.
         for (auto _ : state) {

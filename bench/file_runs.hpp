@@ -5,7 +5,7 @@
 // input and output crossing the host link from pinned memory), one after the other in every
 // iteration so that a noisy moment hits both.
 #include "bench_support.hpp"
-#include "runtime/device.hpp"
+#include "common/runtime/device.hpp"
 
 #include <string>
 

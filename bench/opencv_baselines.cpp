@@ -1,6 +1,6 @@
 #include "opencv_baselines.hpp"
 
-#include "filters/fir/fir_coefficients.hpp"
+#include "kernels/fir/fir_coefficients.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>

@@ -2,7 +2,7 @@
 # the source tree and rebuild, and the next run picks it up. Programs find them relative to their
 # own path and build them with -I that folder, so `#include "border.cl"` works.
 
-# sdk_add_kernels(filters/sobel/sobel.cl ...): paths from the project root, each to be copied
+# sdk_add_kernels(kernels/sobel/sobel.cl ...): paths from the project root, each to be copied
 # into bin/ once however many samples or tests declare it.
 function(sdk_add_kernels)
   foreach(kernel ${ARGN})

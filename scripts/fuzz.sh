@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the image readers (sdk::decode_image: BMP, PNG, JPEG) with libFuzzer for a bounded time;
-# exits non-zero on a crash and prints the crash file's name (copy it into fuzz/regressions/,
+# exits non-zero on a crash and prints the crash file's name (copy it into tests/fuzz/regressions/,
 # where the test suite replays it, then fix the bug). One run of FUZZ_SECONDS covers all three
 # formats: the seeds hold each, and decode_image picks the reader by the first bytes.
 # Needs clang with libFuzzer's runtime; on Debian 12 the packages `clang` (clang 14) and
@@ -16,12 +16,12 @@ build=${1:-build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
 
 "$root/scripts/install-deps.sh" clang libclang-rt-14-dev
-CXX=${FUZZ_CXX:-clang++} cmake -S "$root/fuzz" -B "$build" > /dev/null
+CXX=${FUZZ_CXX:-clang++} cmake -S "$root/tests/fuzz" -B "$build" > /dev/null
 cmake --build "$build" -j "$(nproc)" > /dev/null
 
 # Saved crashes first: a quick check that no known bug has come back. The replay names each
 # input before running it, so the log's last line is the one that failed.
-if ! "$build/fuzz_image_replay" "$root/fuzz/regressions" > "$build/replay.log"; then
+if ! "$build/fuzz_image_replay" "$root/tests/fuzz/regressions" > "$build/replay.log"; then
   echo "fuzz.sh: a saved regression fails again: $(tail -n 1 "$build/replay.log")" >&2
   exit 1
 fi

@@ -36,7 +36,7 @@ PAGE = """\
 
 The helper:
 
-<!-- excerpt: filters/demo.cl [Add] -->
+<!-- excerpt: kernels/demo.cl [Add] -->
 ```c
 inline int add(int a, int b)
 {
@@ -46,7 +46,7 @@ inline int add(int a, int b)
 
 The body, without the indentation it has in the function:
 
-<!-- excerpt: filters/demo.cl [Body] -->
+<!-- excerpt: kernels/demo.cl [Body] -->
 ```c
 const int i = get_global_id(0);
 data[i] = add(data[i], data[i]);
@@ -60,9 +60,9 @@ class ExcerptToolTest(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.TemporaryDirectory()
         self.root = Path(self.folder.name)
-        (self.root / "filters").mkdir()
+        (self.root / "kernels").mkdir()
         (self.root / "docs").mkdir()
-        self.kernel = self.root / "filters" / "demo.cl"
+        self.kernel = self.root / "kernels" / "demo.cl"
         self.page = self.root / "docs" / "page.md"
         self.kernel.write_text(KERNEL)
         self.page.write_text(PAGE)
@@ -84,7 +84,7 @@ class ExcerptToolTest(unittest.TestCase):
         self.kernel.write_text(KERNEL.replace("return a + b;", "return b + a;"))
         status, output = self.tool("check")
         self.assertEqual(status, 1, output)
-        self.assertIn("docs/page.md:5: excerpt filters/demo.cl [Add] differs", output)
+        self.assertIn("docs/page.md:5: excerpt kernels/demo.cl [Add] differs", output)
         self.assertIn("-    return a + b;", output)
         self.assertIn("+    return b + a;", output)
         self.assertNotIn("[Body] differs", output)
@@ -99,20 +99,20 @@ class ExcerptToolTest(unittest.TestCase):
         self.page.write_text(PAGE.replace("[Body]", "[Bodies]"))
         status, output = self.tool("check")
         self.assertEqual(status, 1, output)
-        self.assertIn("region [Bodies], which filters/demo.cl does not define", output)
+        self.assertIn("region [Bodies], which kernels/demo.cl does not define", output)
         self.assertIn("[Add], [Body]", output)
 
     def test_missing_file_fails(self):
-        self.page.write_text(PAGE.replace("filters/demo.cl [Add]", "filters/gone.cl [Add]"))
+        self.page.write_text(PAGE.replace("kernels/demo.cl [Add]", "kernels/gone.cl [Add]"))
         status, output = self.tool("check")
         self.assertEqual(status, 1, output)
-        self.assertIn("filters/gone.cl, which does not exist", output)
+        self.assertIn("kernels/gone.cl, which does not exist", output)
 
     def test_unbalanced_marker_fails_even_when_not_quoted(self):
-        (self.root / "filters" / "other.cl").write_text("// [Open]\nint x;\n")
+        (self.root / "kernels" / "other.cl").write_text("// [Open]\nint x;\n")
         status, output = self.tool("check")
         self.assertEqual(status, 1, output)
-        self.assertIn("filters/other.cl:1: region [Open] is opened and never closed", output)
+        self.assertIn("kernels/other.cl:1: region [Open] is opened and never closed", output)
 
     def test_region_defined_twice_fails(self):
         self.kernel.write_text(KERNEL + "// [Add]\nint y;\n// [Add]\n")
@@ -121,7 +121,7 @@ class ExcerptToolTest(unittest.TestCase):
         self.assertIn("region [Add] is defined more than once", output)
 
     def test_marker_without_a_code_block_fails(self):
-        self.page.write_text("<!-- excerpt: filters/demo.cl [Add] -->\n\nNo block here.\n")
+        self.page.write_text("<!-- excerpt: kernels/demo.cl [Add] -->\n\nNo block here.\n")
         status, output = self.tool("check")
         self.assertEqual(status, 1, output)
         self.assertIn("is not followed by a fenced code block", output)
@@ -130,7 +130,7 @@ class ExcerptToolTest(unittest.TestCase):
         self.kernel.write_text(KERNEL.replace("return a + b;", "return b + a; // commuted"))
         status, output = self.tool("update")
         self.assertEqual(status, 0, output)
-        self.assertIn("updated docs/page.md:5: filters/demo.cl [Add]", output)
+        self.assertIn("updated docs/page.md:5: kernels/demo.cl [Add]", output)
         self.assertEqual(self.page.read_text(),
                          PAGE.replace("return a + b;", "return b + a; // commuted"))
         status, output = self.tool("check")
@@ -156,7 +156,7 @@ class ExcerptToolTest(unittest.TestCase):
             How to quote a region:
 
             ````markdown
-            <!-- excerpt: filters/nowhere.cl [Nothing] -->
+            <!-- excerpt: kernels/nowhere.cl [Nothing] -->
             ```c
             ```
             ````
@@ -167,14 +167,14 @@ class ExcerptToolTest(unittest.TestCase):
     def test_nested_region_markers_are_left_out_of_the_outer_region(self):
         self.kernel.write_text(KERNEL.replace("// [Add]\n", "// [All]\n// [Add]\n", 1) +
                                "// [All]\n")
-        self.page.write_text(PAGE + "\n<!-- excerpt: filters/demo.cl [All] -->\n```c\n" +
+        self.page.write_text(PAGE + "\n<!-- excerpt: kernels/demo.cl [All] -->\n```c\n" +
                              KERNEL[KERNEL.index("inline"):].replace("    // [Body]\n", "")
                              .replace("// [Add]\n", "") + "```\n")
         status, output = self.tool("check")
         self.assertEqual(status, 0, output)
 
     def test_excerpt_indented_under_a_list_item(self):
-        self.page.write_text("1. The helper:\n\n   <!-- excerpt: filters/demo.cl [Add] -->\n"
+        self.page.write_text("1. The helper:\n\n   <!-- excerpt: kernels/demo.cl [Add] -->\n"
                              "   ```c\n   inline int add(int a, int b)\n   {\n       return a;\n"
                              "   }\n   ```\n")
         status, output = self.tool("check")
@@ -185,7 +185,7 @@ class ExcerptToolTest(unittest.TestCase):
 
     def test_pages_can_be_named(self):
         other = self.root / "other.md"
-        other.write_text("<!-- excerpt: filters/demo.cl [Nope] -->\n```\n```\n")
+        other.write_text("<!-- excerpt: kernels/demo.cl [Nope] -->\n```\n```\n")
         self.assertEqual(self.tool("check")[0], 0)  # not a default page
         status, output = self.tool("check", other)
         self.assertEqual(status, 1, output)

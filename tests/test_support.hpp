@@ -1,8 +1,8 @@
 #pragma once
 // Helpers shared by the device tests: one OpenCL context for the whole test binary, random
 // images, and the awkward sizes every kernel is tested on.
-#include "runtime/device.hpp"
-#include "imageio/image.hpp"
+#include "common/runtime/device.hpp"
+#include "common/imageio/image.hpp"
 
 #include <cstdint>
 #include <random>

@@ -15,7 +15,7 @@ Sources mark a region with two identical comment lines, alone on their lines:
 (`/* [Name] */` and `# [Name]` work too.) A Markdown page quotes a region with a marker line
 right before a fenced code block:
 
-    <!-- excerpt: filters/sobel/sobel.cl [Kernel 16x1] -->
+    <!-- excerpt: kernels/sobel/sobel.cl [Kernel 16x1] -->
     ```c
     ...the region's lines...
     ```
@@ -28,7 +28,7 @@ once, three times or more is an error. A block indented under a list item may be
 fence's own indentation is taken off its lines before they are compared.
 
 Pages: README.md and every *.md under docs/ (or the files named after the mode). Sources
-checked for balanced markers: every .cl/.c/.h/.cpp/.hpp under filters/, runtime/, imageio/, app/, samples/ and
+checked for balanced markers: every .cl/.c/.h/.cpp/.hpp under kernels/, common/, samples/ and
 bench/, plus any file an excerpt names. Python 3 standard library only.
 """
 import argparse
@@ -47,7 +47,7 @@ REGION_MARKER = re.compile(r"^\s*(?://|/\*|#)\s*\[(?P<name>[^\[\]]+)\]\s*(?:\*/)
 EXCERPT_MARKER = re.compile(r"^\s*<!--\s*excerpt:\s*(?P<path>\S+)\s+\[(?P<name>[^\[\]]+)\]\s*-->\s*$")
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 
-SOURCE_DIRECTORIES = ("filters", "runtime", "imageio", "app", "samples", "bench")
+SOURCE_DIRECTORIES = ("kernels", "common", "samples", "bench")
 SOURCE_SUFFIXES = (".cl", ".c", ".h", ".cpp", ".hpp")
 
 

@@ -37,7 +37,7 @@ fi
 png() {
     local source=$1 destination=$2 negate=${3:-}
     if [[ $source == *.npy ]]; then
-        # The samples' .npy files are C-order uint8 arrays (imageio/npy.cpp): header, then pixels.
+        # The samples' .npy files are C-order uint8 arrays (common/imageio/npy.cpp): header, then pixels.
         "$python" - "$source" "$work/npy.pgm" <<'EOF'
 import ast, struct, sys
 data = open(sys.argv[1], "rb").read()

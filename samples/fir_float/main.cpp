@@ -1,16 +1,16 @@
 // A 3x3 FIR filter in floating point, the Arm Mali SDK tutorial's: each work-item computes 4
 // outputs along a row with float4 vectors, one aligned load and two neighbours per input row.
 // Any weights (--coefficients, --divisor) run on the one built kernel, which is in fir_float.cl.
-#include "app/cli.hpp"
-#include "app/device_io.hpp"
-#include "app/report.hpp"
-#include "app/run_floor.hpp"
-#include "app/sample_io.hpp"
-#include "app/tuning_options.hpp"
-#include "filters/fir/fir_filter.hpp"
-#include "filters/fir/fir_outputs.hpp"
-#include "filters/fir/fir_tuning.hpp"
-#include "runtime/pipeline_timer.hpp"
+#include "common/app/cli.hpp"
+#include "common/app/device_io.hpp"
+#include "common/app/report.hpp"
+#include "common/app/run_floor.hpp"
+#include "common/app/sample_io.hpp"
+#include "common/app/tuning_options.hpp"
+#include "kernels/fir/fir_filter.hpp"
+#include "kernels/fir/fir_outputs.hpp"
+#include "kernels/fir/fir_tuning.hpp"
+#include "common/runtime/pipeline_timer.hpp"
 
 #include <iostream>
 #include <memory>
@@ -79,7 +79,7 @@ int main(int argc, char** argv)
         // 4. How the image is cut: whole when the device can allocate its buffers, else in
         //    horizontal bands of rows, each run as if it were the whole image with a 1-row halo
         //    either side (the 3x3 weights' radius), the halo's results thrown away
-        //    (runtime/bands.hpp).
+        //    (common/runtime/bands.hpp).
         const sdk::BandPlan plan = sdk::plan_device_bands(
             image, cl, 1, sdk::FirFilter::row_footprint(width), options.band_rows);
         sdk::refuse_with_bands(plan, {{"--iterations", options.iterations > 0}});
@@ -159,7 +159,7 @@ int main(int argc, char** argv)
         log << "Wrote " << options.output.string() << "\n";
 
         // 9. With --floor: what any program must move for this job, measured now on this
-        //    machine, against which the steps above are read (app/run_floor.hpp).
+        //    machine, against which the steps above are read (common/app/run_floor.hpp).
         if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

@@ -4,16 +4,16 @@
 // square or the blog's 13-pixel diamond (which joins pixels one diagonal step apart), unpacked
 // for display, and every step is timed from its event, as the blog's table does.
 // The kernels are in morphology_packed.cl.
-#include "app/cli.hpp"
-#include "app/device_io.hpp"
-#include "app/report.hpp"
-#include "app/run_floor.hpp"
-#include "app/roi_option.hpp"
-#include "filters/morphology/morphology_filter.hpp"
-#include "filters/morphology/morphology_outputs.hpp"
-#include "filters/morphology/morphology_tuning.hpp"
-#include "app/sample_io.hpp"
-#include "app/tuning_options.hpp"
+#include "common/app/cli.hpp"
+#include "common/app/device_io.hpp"
+#include "common/app/report.hpp"
+#include "common/app/run_floor.hpp"
+#include "common/app/roi_option.hpp"
+#include "kernels/morphology/morphology_filter.hpp"
+#include "kernels/morphology/morphology_outputs.hpp"
+#include "kernels/morphology/morphology_tuning.hpp"
+#include "common/app/sample_io.hpp"
+#include "common/app/tuning_options.hpp"
 
 #include <iomanip>
 #include <iostream>
@@ -95,7 +95,7 @@ int main(int argc, char** argv)
         // 3. How the image is cut: whole when the device can allocate its buffers, else in
         //    horizontal bands of rows, each run as if it were the whole image with a halo of
         //    the element's radius times the passes either side, the halo's results thrown away
-        //    (runtime/bands.hpp). A region is a whole-image thing: not with bands.
+        //    (common/runtime/bands.hpp). A region is a whole-image thing: not with bands.
         const sdk::BandPlan plan = sdk::plan_device_bands(
             image, cl, sdk::halo_rows(shape, operation),
             sdk::MorphologyFilter::row_footprint(image.width()), options.band_rows);
@@ -176,7 +176,7 @@ int main(int argc, char** argv)
             << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";
 
         // 7. With --floor: what any program must move for this job, measured now on this
-        //    machine, against which the steps above are read (app/run_floor.hpp).
+        //    machine, against which the steps above are read (common/app/run_floor.hpp).
         if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

@@ -5,17 +5,17 @@
 // rows go to the device as stored, the luminance, the gradients, the magnitude and the output
 // file's rows are all computed there, and output.bmp is written from what comes back.
 // The kernels are in sobel.cl; the naive one-pixel-per-work-item version is ../sobel_no_vectors.
-#include "app/cli.hpp"
-#include "app/device_io.hpp"
-#include "app/report.hpp"
-#include "app/run_floor.hpp"
-#include "app/sample_io.hpp"
-#include "app/tuning_options.hpp"
-#include "imageio/image_file.hpp"
-#include "filters/sobel/sobel_filter.hpp"
-#include "filters/sobel/sobel_outputs.hpp"
-#include "filters/sobel/sobel_tuning.hpp"
-#include "runtime/pipeline_timer.hpp"
+#include "common/app/cli.hpp"
+#include "common/app/device_io.hpp"
+#include "common/app/report.hpp"
+#include "common/app/run_floor.hpp"
+#include "common/app/sample_io.hpp"
+#include "common/app/tuning_options.hpp"
+#include "common/imageio/image_file.hpp"
+#include "kernels/sobel/sobel_filter.hpp"
+#include "kernels/sobel/sobel_outputs.hpp"
+#include "kernels/sobel/sobel_tuning.hpp"
+#include "common/runtime/pipeline_timer.hpp"
 
 #include <iostream>
 #include <memory>
@@ -65,7 +65,7 @@ int main(int argc, char** argv)
         // 2. Pick the device and how images reach it, and how the image is cut: whole when the
         //    device can allocate its buffers, else in horizontal bands of rows, each run as if
         //    it were the whole image with a 1-row halo either side (Sobel's radius), the halo's
-        //    results thrown away (runtime/bands.hpp).
+        //    results thrown away (common/runtime/bands.hpp).
         const cl::Device device =
             pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
         const sdk::OpenClContext cl =
@@ -179,7 +179,7 @@ int main(int argc, char** argv)
         log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
 
         // 9. With --floor: what any program must move for this job, measured now on this
-        //    machine, against which the steps above are read (app/run_floor.hpp).
+        //    machine, against which the steps above are read (common/app/run_floor.hpp).
         if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

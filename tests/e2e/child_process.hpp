@@ -1,7 +1,7 @@
 #pragma once
 // The end-to-end tests' way to run a sample: a child process with exactly the arguments given (no
 // shell), its output into files, a time limit, and what it did collected as an Outcome.
-#include "imageio/file_io.hpp"
+#include "common/imageio/file_io.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,11 +5,11 @@
 #include "bmp_builder.hpp"
 #include "child_process.hpp"
 #include "codec_builders.hpp"
-#include "imageio/bmp.hpp"
-#include "imageio/file_io.hpp"
-#include "imageio/image_file.hpp"
-#include "imageio/png.hpp"
-#include "runtime/program.hpp"
+#include "common/imageio/bmp.hpp"
+#include "common/imageio/file_io.hpp"
+#include "common/imageio/image_file.hpp"
+#include "common/imageio/png.hpp"
+#include "common/runtime/program.hpp"
 
 #include <gtest/gtest.h>
 

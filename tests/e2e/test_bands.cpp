@@ -1,4 +1,4 @@
-// End to end: runs in bands (runtime/bands.hpp) write exactly the bytes of the whole-image run.
+// End to end: runs in bands (common/runtime/bands.hpp) write exactly the bytes of the whole-image run.
 // Every sample on the device pipeline is run as a child process on random images of awkward
 // sizes, whole and cut into bands (--band-rows 1 and 7, one band taller than the image, and
 // SDK_MAX_ALLOC_BYTES forcing the device's limit down), and the output files are compared byte
@@ -7,11 +7,11 @@
 // border x two sizes; every memory mode on one size; PNG and top-down inputs, PNG output.
 #include "bmp_builder.hpp"
 #include "child_process.hpp"
-#include "imageio/bmp.hpp"
-#include "imageio/file_io.hpp"
-#include "imageio/image_file.hpp"
-#include "imageio/png.hpp"
-#include "runtime/program.hpp"
+#include "common/imageio/bmp.hpp"
+#include "common/imageio/file_io.hpp"
+#include "common/imageio/image_file.hpp"
+#include "common/imageio/png.hpp"
+#include "common/runtime/program.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-// End to end: the program binary cache (runtime/program_cache.hpp) is never trusted blindly. The
+// End to end: the program binary cache (common/runtime/program_cache.hpp) is never trusted blindly. The
 // entry of `sobel --border constant` replaced by the valid entry of `--border replicate` (a
 // restore that mixed files up) must not make the constant run write the replicate result: it is
 // rebuilt, and the output is the clean run's, byte for byte, with exit 0 and nothing on stderr.
 #include "bmp_builder.hpp"
 #include "child_process.hpp"
-#include "imageio/file_io.hpp"
-#include "runtime/program.hpp"
+#include "common/imageio/file_io.hpp"
+#include "common/runtime/program.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 // the names, not the map.
 #include "child_process.hpp"
 #include "imageio_test_support.hpp"
-#include "runtime/program.hpp"
+#include "common/runtime/program.hpp"
 
 #include <gtest/gtest.h>
 

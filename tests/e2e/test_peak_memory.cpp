@@ -6,8 +6,8 @@
 // tuners' own host memory is tuning_memory_tests'). sobel_no_vectors is left out: it is the
 // seeds' host path, and holds whole host images by design.
 #include "child_process.hpp"
-#include "imageio/image_file.hpp"
-#include "runtime/program.hpp"
+#include "common/imageio/image_file.hpp"
+#include "common/runtime/program.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,8 +4,8 @@
 // is installed but could not be opened, not "std::bad_alloc". The limits are set in the child
 // (RunOptions) before it starts, as the shell's ulimit does.
 #include "child_process.hpp"
-#include "imageio/file_io.hpp"
-#include "runtime/program.hpp"
+#include "common/imageio/file_io.hpp"
+#include "common/runtime/program.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // they do, one line and a non-zero status, or the floor it reports would be a failure's time.
 #include "child_process.hpp"
 
-#include "runtime/program.hpp"
+#include "common/runtime/program.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,213 @@
+#include "common/app/device_io.hpp"
+
+#include "common/imageio/file_io.hpp"
+#include "common/runtime/errors.hpp"
+#include "common/imageio/jpeg.hpp"
+#include "common/imageio/luminance.hpp"
+#include "common/imageio/png.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace sdk {
+
+OpenedImage open_image(const std::filesystem::path& input)
+{
+    OpenedImage image;
+    try {
+        image.file = std::make_unique<InputFile>(input);
+    } catch (const FileError& error) {
+        throw ImageError(error.what());  // one exception type for "this image cannot be loaded"
+    }
+    const ImageFormat format = detect_image_format(*image.file);
+    if (format == ImageFormat::bmp) {
+        image.layout = read_bmp_layout(*image.file);
+        return image;
+    }
+    const ImageHeader header = format == ImageFormat::png ? read_png_header(*image.file)
+                                                          : read_jpeg_header(*image.file);
+    image.layout.width = header.width;
+    image.layout.height = header.height;
+    image.layout.storage = BmpStorage::other;
+    return image;
+}
+
+RowFootprint file_row_footprint(const OpenedImage& image)
+{
+    const std::uint64_t output_row = bmp_grey_stride(image.width());
+    const std::uint64_t stored_row = image.device_convertible() ? image.layout.stride : 0;
+    return widest({output_row, output_row}, {stored_row, stored_row});
+}
+
+BandPlan plan_device_bands(const OpenedImage& image, const OpenClContext& cl, std::size_t halo,
+                           const RowFootprint& filter_row, std::size_t band_rows)
+{
+    return choose_bands(image.height(), halo, widest(filter_row, file_row_footprint(image)),
+                        cl.max_allocation_bytes(), band_rows);
+}
+
+void refuse_with_bands(const BandPlan& plan, std::initializer_list<WholeImageOption> options)
+{
+    if (!plan.banded()) return;
+    for (const WholeImageOption& option : options)
+        if (option.given)
+            throw UsageError(std::string(option.name) +
+                             " needs the whole image on the device at once, and this run is "
+                             "cut into bands (" + describe(plan) + ")");
+}
+
+namespace {
+// Where a BMP's pixel rows lie in the file.
+struct StoredRange {
+    std::uint64_t offset;
+    std::size_t bytes;
+};
+}  // namespace
+
+const cl::Buffer& DeviceRows::at_least(const OpenClContext& cl, MemoryMode mode,
+                                       cl_mem_flags access, std::size_t bytes,
+                                       const std::string& what)
+{
+    if (bytes > bytes_) {
+        buffer_ = create_image_buffer(cl, mode, access, bytes, what);
+        bytes_ = bytes;
+    }
+    return buffer_;
+}
+
+BandReader::BandReader(const OpenedImage& image, const OpenClContext& cl, MemoryMode mode,
+                       RowConversions& conversions)
+    : image_(image), cl_(cl), mode_(mode), conversions_(conversions)
+{
+}
+
+void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
+                                std::size_t row_pitch, PipelineTimer& pipeline)
+{
+    const OpenedImage& image = image_;
+    const std::string name = image.file->path().filename().string();
+    const std::string how = " (" + memory_mode_name(mode_) + ")";
+    const std::size_t width = image.width();
+    if (!image.device_convertible()) {
+        // The file is read in place as the decoder asks for it, so reading is part of decoding.
+        if (!decoded_)
+            decoded_ = pipeline.time("read and decode " + name + " on the host", image.file->size(),
+                                     [&] { return to_luminance(read_image(*image.file)); });
+        pipeline.time("upload luminance" + how, width * band.input_rows(), [&] {
+            upload_rows(cl_, mode_, luminance, decoded_->pixels.data() + width * band.input_first,
+                        width, band.input_rows(), row_pitch, "the luminance");
+        });
+        return;
+    }
+    // The band's rows as stored, from the first to the last: a bottom-up file stores the
+    // image's last rows first, so the band's rows start that far from the end.
+    BmpLayout layout = image.layout;
+    layout.height = band.input_rows();
+    const std::size_t first_stored = layout.top_down ? band.input_first
+                                                     : image.height() - band.input_end;
+    layout.pixel_offset += layout.stride * first_stored;
+    const StoredRange range{layout.pixel_offset,
+                            static_cast<std::size_t>(layout.stride * layout.height)};
+    const cl::Buffer& rows =
+        stored_rows_.at_least(cl_, mode_, CL_MEM_READ_ONLY, range.bytes, "the file's rows");
+    // [File rows to the device]
+    pipeline.time("read " + name + " and upload" + how, range.bytes, [&] {
+        upload_produced(
+            cl_, mode_, rows, range.bytes,
+            [&](unsigned char* host, std::size_t offset, std::size_t size) {
+                image.file->read_at(range.offset + offset, host, size);
+            },
+            "the file's rows");
+    });
+    pipeline.time("kernel rows to luminance", range.bytes + row_pitch * layout.height, [&] {
+        conversions_.to_luminance(rows, layout, luminance, row_pitch).wait();
+    });
+    // [File rows to the device]
+}
+
+BandWriter::BandWriter(const std::filesystem::path& output, std::size_t width,
+                       std::size_t height, const OpenClContext& cl, MemoryMode mode,
+                       RowConversions& conversions)
+    : output_(output), name_(output.filename().string()), width_(width), height_(height),
+      cl_(cl), mode_(mode), conversions_(conversions), next_end_row_(height)
+{
+    if (is_png_path(output)) {
+        // PNG's compression runs on the host: the simplest correct way is the whole image.
+        assembled_ = Image{width, height, 1, std::vector<std::uint8_t>(width * height)};
+        return;
+    }
+    const std::vector<std::uint8_t> header = bmp_grey_header(width, height);
+    file_ = std::make_unique<AtomicFile>(output);
+    file_->write(header.data(), header.size());
+}
+
+BandWriter::~BandWriter() = default;
+
+std::vector<Band> BandWriter::in_file_order(std::vector<Band> bands) const
+{
+    if (file_) std::reverse(bands.begin(), bands.end());  // bmp_grey_header: bottom-up
+    return bands;
+}
+
+void BandWriter::write(const Band& band, const cl::Buffer& result, std::size_t row_pitch,
+                       PipelineTimer& pipeline)
+{
+    const std::string how = " (" + memory_mode_name(mode_) + ")";
+    // A band's output rows alone, from offset 0: a copy on the device when its halo is cut off
+    // (one band of the whole image is the result itself).
+    cl::Buffer image = result;
+    if (band.rows() != band.input_rows()) {
+        const std::size_t bytes = row_pitch * band.rows();
+        image = band_rows_.at_least(cl_, mode_, CL_MEM_READ_WRITE, bytes, "a band's rows");
+        pipeline.time("copy the band's rows", 2 * bytes, [&] {
+            while_doing("copying a band's rows", [&] {
+                cl::Event copied;
+                cl_.queue.enqueueCopyBuffer(result, image, row_pitch * band.skipped_rows(), 0,
+                                            bytes, nullptr, &copied);
+                copied.wait();
+            });
+        });
+    }
+    const std::size_t width = width_;
+    const std::size_t height = band.rows();
+    if (!file_) {
+        pipeline.time("download " + name_ + how, width * height, [&] {
+            download_rows(cl_, mode_, image, assembled_.pixels.data() + width * band.first_row,
+                          width, height, row_pitch, "the rows of " + name_);
+        });
+        return;
+    }
+    if (band.end_row != next_end_row_)
+        throw std::logic_error("BandWriter: bands out of the file's order");
+    next_end_row_ = band.first_row;
+    const std::size_t bytes = bmp_grey_stride(width) * height;
+    const cl::Buffer& rows =
+        file_rows_.at_least(cl_, mode_, CL_MEM_READ_WRITE, bytes, "the rows of " + name_);
+    // [Device rows to the file]
+    pipeline.time("kernel " + name_ + " rows", row_pitch * height + bytes, [&] {
+        conversions_.to_bmp_rows(image, width, height, row_pitch, rows).wait();
+    });
+    pipeline.time("download and write " + name_ + how, bytes, [&] {
+        download_bytes(
+            cl_, mode_, rows, bytes,
+            [&](const unsigned char* data, std::size_t, std::size_t size) {
+                file_->write(data, size);
+            },
+            "the rows of " + name_);
+    });
+    // [Device rows to the file]
+}
+
+void BandWriter::commit(PipelineTimer& pipeline)
+{
+    if (file_) {
+        if (next_end_row_ != 0) throw std::logic_error("BandWriter: a band was not written");
+        file_->commit();
+        return;
+    }
+    pipeline.time("compress and write " + name_, assembled_.pixels.size(),
+                  [&] { write_image(output_, assembled_); });
+}
+
+}  // namespace sdk

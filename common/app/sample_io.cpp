@@ -1,0 +1,66 @@
+#include "common/app/sample_io.hpp"
+
+#include "common/imageio/image_file.hpp"
+#include "common/imageio/file_io.hpp"
+#include "common/imageio/luminance.hpp"
+#include "common/imageio/temporary_files.hpp"
+#include "common/runtime/opencl.hpp"
+#include "common/runtime/trace.hpp"
+
+#include <vector>
+
+namespace sdk {
+namespace {
+
+// The OpenCL drivers install signal handlers of their own when first asked for their devices
+// (PoCL's LLVM does, for SIGABRT among others, and passes an abort on to nobody). Asked before
+// the output set installs its handlers, they are behind them: the set's handler runs first,
+// removes the temporaries, then hands the signal to theirs. Errors wait for the device's choice.
+void let_the_drivers_start()
+{
+    try {
+        std::vector<cl::Platform> platforms;
+        cl::Platform::get(&platforms);
+        for (const auto& platform : platforms) {
+            std::vector<cl::Device> devices;
+            platform.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+        }
+    } catch (const cl::Error&) {
+    }
+}
+
+}  // namespace
+
+OutputSet reserve_outputs(const CommonOptions& options,
+                          const std::vector<std::filesystem::path>& outputs,
+                          PipelineTimer& pipeline)
+{
+    take_stopping_signals();  // before the drivers start their threads
+    pipeline.time("start the OpenCL driver", 0, let_the_drivers_start);
+    std::vector<std::filesystem::path> folders;
+    if (options.save_raw) folders.push_back(*options.save_raw);
+    std::vector<std::filesystem::path> files = outputs;
+    if (options.trace) files.push_back(*options.trace);
+    return OutputSet({options.input}, files, folders);
+}
+
+void write_trace(const CommonOptions& options, const PipelineTimer& pipeline,
+                 const OpenClContext& cl)
+{
+    if (!options.trace) return;
+    const std::string json = run_trace_json(pipeline, cl);
+    AtomicFile file(*options.trace);
+    file.write(json.data(), json.size());
+    file.commit();
+}
+
+Image load_luminance(const std::filesystem::path& input, PipelineTimer* pipeline)
+{
+    if (!pipeline) return to_luminance(read_image(input));
+    const Image picture = pipeline->time("read " + input.filename().string(), 0,
+                                         [&] { return read_image(input); });
+    return pipeline->time("RGB to luminance", picture.pixels.size(),
+                          [&] { return to_luminance(picture); });
+}
+
+}  // namespace sdk

@@ -1,0 +1,32 @@
+#include "common/app/tuning_options.hpp"
+
+#include "common/app/cli.hpp"
+#include "common/runtime/errors.hpp"
+
+namespace sdk {
+
+void add_tuning_options(CLI::App& app, TuningOptions& options, const std::string& work_group_help,
+                        const std::string& retune_help)
+{
+    app.add_option("--work-group", options.work_group, work_group_help)
+        ->type_name("WxH")
+        ->check(work_group_validator());
+    app.add_flag("--retune", options.retune, retune_help);
+}
+
+WorkGroupShape chosen_work_group(const TuningOptions& options, std::ostream& log,
+                                 const std::function<Tuned<WorkGroupShape>(Tuning)>& tune)
+{
+    if (!options.work_group.empty()) {
+        if (options.retune)
+            throw UsageError("--retune measures the work-group shapes and --work-group names one: "
+                             "give one of them");
+        const auto [x, y] = parse_work_group(options.work_group);
+        return {x, y};
+    }
+    const Tuned<WorkGroupShape> tuned = tune(options.retune ? Tuning::retune : Tuning::use_cache);
+    log_tuning(log, "Tuned", tuned);
+    return tuned.choice;
+}
+
+}  // namespace sdk

@@ -1,0 +1,38 @@
+#pragma once
+#include "kernels/kernel_tuning.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+namespace sdk {
+
+// The options every tuned sample offers: --work-group WxH (a shape asked for, which the filter
+// checks against the kernel's limit on the device) and --retune (measure again, replace the
+// cached choice). The help texts say what is tuned.
+struct TuningOptions {
+    std::string work_group;
+    bool retune = false;
+};
+void add_tuning_options(CLI::App& app, TuningOptions& options, const std::string& work_group_help,
+                        const std::string& retune_help);
+
+// The log lines of a tuning: what was measured, when it was measured now, then
+// "LABEL: CHOICE for SIZE CLASS (where the cache is)".
+template <typename Choice>
+void log_tuning(std::ostream& log, const std::string& label, const Tuned<Choice>& tuned)
+{
+    if (!tuned.from_cache) log << describe_measurement(tuned) << "\n";
+    log << label << ": " << describe(tuned.choice) << " for " << describe(tuned.size_class) << " "
+        << describe_cache_use(tuned) << "\n";
+}
+
+// For a filter whose tuned choice is a work-group shape: the shape --work-group gives, or the
+// tuned one (`tune` measures or reads the cache; the log says which). --retune with
+// --work-group is a usage error: one asks to measure, the other names the answer.
+WorkGroupShape chosen_work_group(const TuningOptions& options, std::ostream& log,
+                                 const std::function<Tuned<WorkGroupShape>(Tuning)>& tune);
+
+}  // namespace sdk

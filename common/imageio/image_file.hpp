@@ -1,0 +1,39 @@
+#pragma once
+
+#include "common/imageio/image.hpp"
+#include "common/imageio/input_file.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace sdk {
+
+// Image files whatever their format: the format is recognised by the file's first bytes, never
+// by its name (a JPEG saved as photo.png is still read); the output's format is chosen by its
+// extension (-o edges.png).
+
+enum class ImageFormat { bmp, png, jpeg };
+
+// The format whose signature `prefix` starts with. Throws ImageError naming `name` ("not a BMP,
+// PNG or JPEG file") for any other.
+ImageFormat detect_image_format(const std::uint8_t* prefix, std::size_t size, const std::string& name);
+// The same from the file's first bytes (a read error is an ImageError too).
+ImageFormat detect_image_format(const InputFile& file);
+
+// Decodes a file of any of the formats: 1 channel for grey images, 3 (RGB) for colour ones.
+// Throws ImageError naming the file, one line, for anything unreadable, malformed or unsupported.
+Image read_image(const InputFile& file);
+Image read_image(const std::filesystem::path& path);
+// The same for a file held in memory (tests, the fuzzer).
+Image decode_image(const std::uint8_t* data, std::size_t size, const std::string& name);
+
+// True when `path` ends in .png, in any case: write_image writes it as PNG.
+bool is_png_path(const std::filesystem::path& path);
+
+// Writes `image` as PNG when `path` ends in .png, else as BMP, as a whole or not at all (a
+// temporary renamed into place). Throws FileError when it cannot be written.
+void write_image(const std::filesystem::path& path, const Image& image);
+
+}  // namespace sdk

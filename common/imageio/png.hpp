@@ -1,0 +1,42 @@
+#pragma once
+
+#include "common/imageio/image.hpp"
+#include "common/imageio/input_file.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace sdk {
+
+// PNG through libpng. Every PNG is read: 1, 2, 4, 8 and 16 bits per sample; grey, grey with
+// alpha, RGB, RGBA and palette; interlaced or not. Grey (with or without alpha) gives a 1-channel
+// Image, the others RGB. Alpha (an alpha channel or a tRNS chunk) is dropped, not blended with
+// any background; 16-bit samples keep their high byte (v >> 8), as OpenCV's imread does; gamma
+// and colour profile chunks are ignored. Anything malformed, truncated or unsupported throws
+// ImageError naming the file, one line; nothing libpng says reaches stderr.
+
+// The 8 bytes every PNG file starts with.
+bool has_png_signature(const std::uint8_t* prefix, std::size_t size);
+
+// Reads the chunks up to the pixel data and checks the declared size against the pixel limit
+// (check_image_limits) and against what a file this long can hold at all, without decoding.
+ImageHeader read_png_header(const InputFile& file);
+
+// Decodes the whole file, read in place (never all held in memory).
+Image read_png(const InputFile& file);
+
+// Decodes a PNG held in memory; never reads outside [data, data + size).
+Image decode_png(const std::uint8_t* data, std::size_t size, const std::string& name);
+
+// Encodes a 1-channel image as 8-bit grey and a 3-channel one as 8-bit RGB, with a fast zlib
+// level (see png.cpp). Throws std::invalid_argument for an inconsistent or oversized Image.
+std::vector<std::uint8_t> encode_png(const Image& image);
+
+// Encodes straight into the file through AtomicFile: all or nothing. Throws FileError when the
+// file cannot be written.
+void write_png(const std::filesystem::path& path, const Image& image);
+
+}  // namespace sdk

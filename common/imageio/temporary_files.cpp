@@ -1,0 +1,210 @@
+#include "common/imageio/temporary_files.hpp"
+
+#include <array>
+#include <atomic>
+#include <climits>
+#include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include <errno.h>
+#include <pthread.h>
+#include <unistd.h>
+
+namespace sdk {
+namespace {
+
+// Removal may run in a signal handler (an abort) or an exit hook, on any thread, and may then
+// only call async-signal-safe functions: no allocation, no locks. So the paths live in fixed
+// slots, each published by an atomic flag set after its bytes are written.
+struct Slot {
+    std::atomic<bool> used{false};
+    char path[PATH_MAX] = {};
+};
+std::array<Slot, 64> slots;
+std::mutex slots_mutex;  // between threads of the program; removal only reads
+
+constexpr std::array<int, 3> kStoppingSignals = {SIGINT, SIGTERM, SIGHUP};
+
+// Returns whether any file was remembered.
+bool remove_remembered() noexcept
+{
+    bool any = false;
+    for (Slot& slot : slots) {
+        if (!slot.used.load(std::memory_order_acquire)) continue;
+        ::unlink(slot.path);
+        any = true;
+    }
+    return any;
+}
+
+// Hands the signal to the handler someone else installed for it (PoCL's LLVM removes its own
+// files so), if any, then stops the process the signal's default way.
+[[noreturn]] void pass_on_and_stop(int signal_number, siginfo_t* info, const struct sigaction& other)
+{
+    if (other.sa_flags & SA_SIGINFO) {
+        if (other.sa_sigaction) other.sa_sigaction(signal_number, info, nullptr);
+    } else if (other.sa_handler != SIG_DFL && other.sa_handler != SIG_IGN) {
+        other.sa_handler(signal_number);
+    }
+    std::signal(signal_number, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signal_number);
+    ::pthread_sigmask(SIG_UNBLOCK, &only, nullptr);
+    std::raise(signal_number);
+    ::_exit(128 + signal_number);  // not reached: the default action ends the process
+}
+
+// Stopping signals are blocked in the thread that first remembers a temporary (the program's
+// main thread) and so in every thread it starts afterwards, the OpenCL driver's included, and
+// taken by one waiting thread. No handler runs for them, the driver's neither: it cannot
+// interrupt a thread holding a lock, and a handler the driver installs later (PoCL's LLVM does,
+// when first asked for devices) cannot stand between the signal and the clean-up.
+std::mutex deferral_mutex;
+std::condition_variable deferral_ended;
+int deferring = 0;        // how many SignalsDeferred are alive (threads may nest them)
+bool stopping = false;    // a signal waits for the deferral to end
+pid_t waiting_in = 0;     // the process whose waiting thread runs (a forked child has none)
+sigset_t waited;          // the stopping signals not ignored when the waiting began
+
+void wait_for_stopping_signals()
+{
+    for (;;) {
+        siginfo_t info {};
+        const int signal_number = ::sigwaitinfo(&waited, &info);
+        if (signal_number < 0) continue;  // EINTR
+        std::unique_lock<std::mutex> lock(deferral_mutex);  // held to the end: no new deferral
+        stopping = true;
+        deferral_ended.wait(lock, [] { return deferring == 0; });
+        remove_remembered();
+        struct sigaction current {};
+        ::sigaction(signal_number, nullptr, &current);
+        pass_on_and_stop(signal_number, &info, current);
+    }
+}
+
+// Called with deferral_mutex held.
+void start_waiting_once_per_process()
+{
+    if (waiting_in == ::getpid()) return;
+    sigemptyset(&waited);
+    for (const int signal_number : kStoppingSignals) {
+        struct sigaction previous {};
+        if (::sigaction(signal_number, nullptr, &previous) != 0) continue;
+        if (previous.sa_handler == SIG_IGN) continue;  // nohup, or the parent's wish
+        sigaddset(&waited, signal_number);
+    }
+    ::pthread_sigmask(SIG_BLOCK, &waited, nullptr);
+    std::thread(wait_for_stopping_signals).detach();
+    waiting_in = ::getpid();
+}
+
+// An abort (an assertion inside the OpenCL driver) cannot wait: the temporaries go at once, the
+// driver's own handler runs, and the abort then ends the process as it would have.
+struct sigaction before_abort {};
+
+void remove_remembered_and_abort(int signal_number, siginfo_t* info, void*)
+{
+    remove_remembered();
+    pass_on_and_stop(signal_number, info, before_abort);
+}
+
+// exit() called while temporaries exist is not the program's own way out (that returns from
+// main after the output set is gone): a library ended the run, such as LLVM inside PoCL when it
+// cannot write its kernel cache ("IO failure on output stream").
+void remove_remembered_at_exit()
+{
+    if (!remove_remembered()) return;
+    const char* name = program_invocation_short_name;
+    const char* why = ": the run was ended inside a library (the OpenCL driver's message, if any, is "
+                      "above); its output files were not written\n";
+    [[maybe_unused]] ssize_t ignored = ::write(2, name, std::strlen(name));
+    ignored = ::write(2, why, std::strlen(why));
+}
+
+void unblock_in_child()
+{
+    // A program the driver starts (a linker, a compiler) must stop on Ctrl-C as usual.
+    ::pthread_sigmask(SIG_UNBLOCK, &waited, nullptr);
+}
+
+void install_handlers_once()
+{
+    take_stopping_signals();
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction action {};
+        action.sa_sigaction = remove_remembered_and_abort;
+        action.sa_flags = SA_SIGINFO;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(SIGABRT, &action, &before_abort);
+        // Past RLIMIT_FSIZE a write fails with EFBIG, which each writer reports, instead of
+        // SIGXFSZ ending the process with no word and no clean-up.
+        std::signal(SIGXFSZ, SIG_IGN);
+        std::atexit(remove_remembered_at_exit);
+        std::at_quick_exit(remove_remembered_at_exit);
+    });
+}
+
+}  // namespace
+
+void take_stopping_signals()
+{
+    static std::once_flag once;
+    std::call_once(once, [] { ::pthread_atfork(nullptr, nullptr, unblock_in_child); });
+    std::lock_guard<std::mutex> lock(deferral_mutex);
+    start_waiting_once_per_process();
+}
+
+void remember_temporary(const std::filesystem::path& path)
+{
+    install_handlers_once();
+    const std::string text = path.string();
+    if (text.size() >= PATH_MAX) return;  // no such path could have been created
+    std::lock_guard<std::mutex> lock(slots_mutex);
+    for (Slot& slot : slots) {
+        if (slot.used.load()) continue;
+        std::memcpy(slot.path, text.c_str(), text.size() + 1);
+        slot.used.store(true, std::memory_order_release);
+        return;
+    }
+    // More than 64 temporaries at once: this one is still removed on every normal path, only
+    // not on a signal. No run here comes near it.
+}
+
+void forget_temporary(const std::filesystem::path& path)
+{
+    const std::string text = path.string();
+    std::lock_guard<std::mutex> lock(slots_mutex);
+    for (Slot& slot : slots) {
+        if (slot.used.load() && text == slot.path) {
+            slot.used.store(false, std::memory_order_release);
+            return;
+        }
+    }
+}
+
+SignalsDeferred::SignalsDeferred()
+{
+    take_stopping_signals();  // a signal's default action would not wait for the end of the scope
+    std::lock_guard<std::mutex> lock(deferral_mutex);
+    ++deferring;
+}
+
+SignalsDeferred::~SignalsDeferred()
+{
+    bool stop = false;
+    {
+        std::lock_guard<std::mutex> lock(deferral_mutex);
+        stop = --deferring == 0 && stopping;
+    }
+    deferral_ended.notify_all();
+    // The signal that waited ends the process now, as it would have: nothing after the scope runs.
+    while (stop) ::pause();
+}
+
+}  // namespace sdk

@@ -1,0 +1,221 @@
+#include "common/runtime/device.hpp"
+
+#include "common/runtime/errors.hpp"
+#include "common/runtime/icd_probe.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace sdk {
+
+namespace {
+
+cl_device_type to_cl_type(DeviceType type)
+{
+    switch (type) {
+    case DeviceType::cpu: return CL_DEVICE_TYPE_CPU;
+    case DeviceType::gpu: return CL_DEVICE_TYPE_GPU;
+    case DeviceType::accelerator: return CL_DEVICE_TYPE_ACCELERATOR;
+    case DeviceType::all: break;
+    }
+    return CL_DEVICE_TYPE_ALL;
+}
+
+std::vector<cl::Platform> all_platforms()
+{
+    std::vector<cl::Platform> platforms;
+    try {
+        cl::Platform::get(&platforms);
+    } catch (const cl::Error& error) {
+        // The ICD loader answers CL_PLATFORM_NOT_FOUND_KHR when no driver is registered.
+        if (error.err() != -1001) throw OpenClError("listing OpenCL platforms", error);
+    }
+    if (platforms.empty()) throw DeviceNotFound(explain_missing_platform());
+    return platforms;
+}
+
+std::vector<cl::Device> devices_of(const cl::Platform& platform, cl_device_type type)
+{
+    std::vector<cl::Device> devices;
+    try {
+        platform.getDevices(type, &devices);
+    } catch (const cl::Error& error) {
+        if (error.err() != CL_DEVICE_NOT_FOUND) throw OpenClError("listing devices", error);
+    }
+    return devices;
+}
+
+// PoCL lists no device at all when it cannot create its kernel cache folder: name that cause
+// rather than leave "no device" to look like a missing driver.
+std::string why_platforms_list_none(const std::vector<cl::Platform>& platforms)
+{
+    for (const auto& platform : platforms) {
+        if (!devices_of(platform, CL_DEVICE_TYPE_ALL).empty()) return "";
+    }
+    const char* pocl_dir = std::getenv("POCL_CACHE_DIR");
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    std::filesystem::path cache_home;
+    if (pocl_dir && *pocl_dir) cache_home = pocl_dir;
+    else if (xdg && *xdg) cache_home = xdg;
+    else if (home && *home) cache_home = std::filesystem::path(home) / ".cache";
+    std::string names;
+    for (const auto& platform : platforms) names += (names.empty() ? "" : ", ") + platform.getInfo<CL_PLATFORM_NAME>();
+    std::string text = ": the platforms found (" + names + ") list no devices";
+    std::error_code error;
+    if (!cache_home.empty() && std::filesystem::exists(cache_home, error) &&
+        !std::filesystem::is_directory(cache_home, error))
+        text += "; PoCL lists none when it cannot create its kernel cache, and '" +
+                cache_home.string() + "' (POCL_CACHE_DIR, XDG_CACHE_HOME or ~/.cache) is not a folder";
+    return text;
+}
+
+std::string type_label(const std::optional<DeviceType>& type)
+{
+    if (!type) return "any";
+    switch (*type) {
+    case DeviceType::cpu: return "cpu";
+    case DeviceType::gpu: return "gpu";
+    case DeviceType::accelerator: return "accelerator";
+    case DeviceType::all: break;
+    }
+    return "any";
+}
+
+}  // namespace
+
+std::string device_type_name(cl_device_type type)
+{
+    if (type & CL_DEVICE_TYPE_GPU) return "gpu";
+    if (type & CL_DEVICE_TYPE_CPU) return "cpu";
+    if (type & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+    return "other";
+}
+
+void list_devices(std::ostream& out)
+{
+    return while_doing("listing OpenCL devices", [&] {
+        const auto platforms = all_platforms();
+        for (std::size_t p = 0; p < platforms.size(); ++p) {
+            out << "Platform " << p << ": " << platforms[p].getInfo<CL_PLATFORM_NAME>() << " ("
+                << platforms[p].getInfo<CL_PLATFORM_VERSION>() << ")\n";
+            const auto devices = devices_of(platforms[p], CL_DEVICE_TYPE_ALL);
+            for (std::size_t d = 0; d < devices.size(); ++d) {
+                const auto& device = devices[d];
+                out << "  Device " << d << ": " << device.getInfo<CL_DEVICE_NAME>()
+                    << "\n    type " << device_type_name(device.getInfo<CL_DEVICE_TYPE>())
+                    << ", " << device.getInfo<CL_DEVICE_VERSION>() << ", "
+                    << device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>() << " compute units, "
+                    << device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>() / (1024 * 1024)
+                    << " MiB global memory\n";
+            }
+        }
+    });
+}
+
+cl::Device select_device(const DeviceSelection& selection)
+{
+    return while_doing("selecting an OpenCL device", [&] {
+        const auto platforms = all_platforms();
+        if (selection.platform && *selection.platform >= platforms.size())
+            throw DeviceNotFound("no OpenCL platform " + std::to_string(*selection.platform) +
+                                 ": there are " + std::to_string(platforms.size()) +
+                                 " (see --list-devices)");
+
+        // Without -t, prefer a GPU (the devices the tutorials are about), then anything.
+        std::vector<cl_device_type> preferences;
+        if (selection.type)
+            preferences = {to_cl_type(*selection.type)};
+        else if (selection.device)
+            preferences = {CL_DEVICE_TYPE_ALL};  // -d N counts all devices, as --list-devices does
+        else
+            preferences = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL};
+
+        for (const cl_device_type type : preferences) {
+            for (std::size_t p = 0; p < platforms.size(); ++p) {
+                if (selection.platform && p != *selection.platform) continue;
+                const auto devices = devices_of(platforms[p], type);
+                if (devices.empty()) continue;
+                const unsigned index = selection.device.value_or(0);
+                if (index >= devices.size()) {
+                    if (selection.platform)
+                        throw DeviceNotFound(
+                            "no OpenCL device " + std::to_string(index) + " of type " +
+                            type_label(selection.type) + " on platform " + std::to_string(p) +
+                            ": it has " + std::to_string(devices.size()) + " (see --list-devices)");
+                    continue;
+                }
+                return devices[index];
+            }
+        }
+        std::string where = selection.platform
+                                ? " on platform " + std::to_string(*selection.platform)
+                                : std::string();
+        std::string which = selection.device ? " number " + std::to_string(*selection.device) : "";
+        throw DeviceNotFound("no OpenCL device" + which + " of type " + type_label(selection.type) +
+                             where + why_platforms_list_none(platforms) + " (see --list-devices)");
+    });
+}
+
+void OpenClContext::record(const cl::Kernel& kernel, const cl::Event& event) const
+{
+    if (commands) commands->record(kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), event);
+}
+
+std::string OpenClContext::device_name() const { return device.getInfo<CL_DEVICE_NAME>(); }
+
+std::uint64_t OpenClContext::max_allocation_bytes() const
+{
+    const std::uint64_t device_limit = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    // SDK_MAX_ALLOC_BYTES lowers the limit (never raises it): how tests and users make an
+    // ordinary image run in bands on a device that would take it whole.
+    const char* forced = std::getenv("SDK_MAX_ALLOC_BYTES");
+    if (!forced || !*forced) return device_limit;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long value = std::strtoull(forced, &end, 10);
+    if (*end != '\0' || errno != 0 || value == 0 || forced[0] == '-')
+        throw std::runtime_error(std::string("SDK_MAX_ALLOC_BYTES='") + forced +
+                                 "': expected a positive number of bytes");
+    return std::min<std::uint64_t>(device_limit, value);
+}
+
+OpenClContext make_context(const DeviceSelection& selection)
+{
+    return make_context(select_device(selection));
+}
+
+OpenClContext make_context(const cl::Device& device)
+{
+    OpenClContext cl;
+    cl.device = device;
+    while_doing("creating a context and a profiling queue", [&] {
+        cl.context = cl::Context(cl.device);
+        cl.queue = cl::CommandQueue(cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE);
+    });
+    if (logging_commands_of_new_contexts()) {
+        cl.commands = std::make_shared<CommandLog>();
+        cl.commands->calibrate(cl.device, cl.queue);
+    }
+    return cl;
+}
+
+void check_fits_device(const OpenClContext& cl, std::uint64_t bytes, const std::string& what)
+{
+    const std::uint64_t limit = cl.max_allocation_bytes();
+    const char* forced = std::getenv("SDK_MAX_ALLOC_BYTES");
+    if (bytes > limit)
+        throw std::runtime_error(what + " needs a buffer of " + std::to_string(bytes) +
+                                 " bytes, more than the device's maximum allocation of " +
+                                 std::to_string(limit) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE" +
+                                 (forced && *forced ? " or SDK_MAX_ALLOC_BYTES)" : ")"));
+}
+
+}  // namespace sdk

@@ -1,0 +1,67 @@
+#pragma once
+#include "common/runtime/command_log.hpp"
+#include "common/runtime/opencl.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+
+namespace sdk {
+
+// Which device to run on, as the Khronos SDK samples take it: -p/--platform, -d/--device,
+// -t/--type. Indices count within the platform, among the devices of the chosen type.
+enum class DeviceType { all, cpu, gpu, accelerator };
+
+struct DeviceSelection {
+    std::optional<unsigned> platform;  // unset: search every platform
+    std::optional<unsigned> device;    // unset: the first matching device
+    std::optional<DeviceType> type;    // unset: the first GPU if there is one, else any device
+};
+
+// Thrown when no platform or no matching device exists; the message says what was asked for.
+class DeviceNotFound : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+std::string device_type_name(cl_device_type type);
+
+// One line per device: indices, platform, name, type, OpenCL version, compute units, memory.
+void list_devices(std::ostream& out);
+
+cl::Device select_device(const DeviceSelection& selection);
+
+// What every sample needs: the device, a context on it and an in-order queue with profiling on,
+// because the samples report the Mali SDK's queued/wait/run times from events.
+struct OpenClContext {
+    cl::Device device;
+    cl::Context context;
+    cl::CommandQueue queue;
+    // Every command the run enqueues, for --trace; null (nothing recorded) without it. Shared by
+    // the copies of this context that the filters keep.
+    std::shared_ptr<CommandLog> commands;
+
+    // Hands a command's event to the log, if there is one: the code that enqueues calls these.
+    void record(const std::string& name, const cl::Event& event) const
+    {
+        if (commands) commands->record(name, event);
+    }
+    void record(const cl::Kernel& kernel, const cl::Event& event) const;  // named as the kernel
+
+    std::string device_name() const;
+    // CL_DEVICE_MAX_MEM_ALLOC_SIZE, or the environment's SDK_MAX_ALLOC_BYTES where lower.
+    std::uint64_t max_allocation_bytes() const;
+};
+
+OpenClContext make_context(const DeviceSelection& selection);
+// The same for a device already chosen: finding the device is quick, creating its context is
+// what takes long (a discrete GPU's driver starts up), so a sample can decide things between.
+OpenClContext make_context(const cl::Device& device);
+
+// Refuses, with one line naming both sizes, a buffer the device cannot allocate in one piece.
+void check_fits_device(const OpenClContext& cl, std::uint64_t bytes, const std::string& what);
+
+}  // namespace sdk

@@ -1,0 +1,74 @@
+#include "common/runtime/pipeline_timer.hpp"
+
+#include <algorithm>
+
+#include <iomanip>
+
+namespace sdk {
+
+void PipelineTimer::add(const std::string& name, std::uint64_t bytes,
+                        std::chrono::nanoseconds duration)
+{
+    const auto end = std::chrono::steady_clock::now();
+    add(name, bytes, end - duration, end);
+}
+
+void PipelineTimer::add(const std::string& name, std::uint64_t bytes,
+                        std::chrono::steady_clock::time_point start,
+                        std::chrono::steady_clock::time_point end)
+{
+    const auto duration = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start);
+    steps_.push_back({name, bytes, static_cast<double>(duration.count()) / 1e6, start, end});
+}
+
+double PipelineTimer::total_ms() const
+{
+    double total = 0;
+    for (const auto& step : steps_) total += step.ms;
+    return total;
+}
+
+double PipelineTimer::step_ms(const std::string& name) const
+{
+    double ms = 0;
+    for (const auto& step : steps_)
+        if (step.name == name) ms += step.ms;
+    return ms;
+}
+
+void PipelineTimer::print(std::ostream& out) const
+{
+    const double total = total_ms();
+    out << "End to end, on the host's clock:\n"
+        << "  " << std::left << std::setw(30) << "step" << std::right << std::setw(11) << "ms"
+        << std::setw(12) << "MB/s" << std::setw(8) << "share" << "\n";
+    out << std::fixed;
+    // A step repeated (once per band) adds up in its first line: the table stays one screen,
+    // while steps() keeps every one for the trace.
+    std::vector<Step> lines;
+    for (const auto& step : steps_) {
+        auto same = std::find_if(lines.begin(), lines.end(),
+                                 [&](const Step& line) { return line.name == step.name; });
+        if (same == lines.end()) {
+            lines.push_back(step);
+        } else {
+            same->bytes += step.bytes;
+            same->ms += step.ms;
+        }
+    }
+    for (const auto& step : lines) {
+        out << "  " << std::left << std::setw(30) << step.name << std::right << std::setw(11)
+            << std::setprecision(3) << step.ms << std::setw(12) << std::setprecision(1);
+        if (step.bytes > 0 && step.ms > 0)
+            out << static_cast<double>(step.bytes) / (step.ms * 1e3);
+        else
+            out << "-";
+        out << std::setw(7) << std::setprecision(0) << (total > 0 ? 100 * step.ms / total : 0)
+            << "%\n";
+    }
+    out << "  " << std::left << std::setw(30) << "total" << std::right << std::setw(11)
+        << std::setprecision(3) << total << "\n";
+    out.unsetf(std::ios::floatfield);
+}
+
+}  // namespace sdk

@@ -1,0 +1,97 @@
+#include "common/runtime/profiling.hpp"
+
+#include "common/runtime/errors.hpp"
+
+#include <algorithm>
+#include <iomanip>
+
+namespace sdk {
+
+EventTimes event_times(const cl::Event& event)
+{
+    return while_doing("reading profiling information", [&] {
+        const auto queued = event.getProfilingInfo<CL_PROFILING_COMMAND_QUEUED>();
+        const auto submitted = event.getProfilingInfo<CL_PROFILING_COMMAND_SUBMIT>();
+        const auto started = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+        const auto ended = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+        auto ms = [](cl_ulong from, cl_ulong to) {
+            // Some drivers report a submit time before the queued time; show 0, not nonsense.
+            return to > from ? static_cast<double>(to - from) / 1e6 : 0.0;
+        };
+        return EventTimes{ms(queued, submitted), ms(submitted, started), ms(started, ended)};
+    });
+}
+
+void print_event_times(std::ostream& out, const EventTimes& times)
+{
+    out << "Profiling information:\n"
+        << "  Queued time: " << std::fixed << std::setprecision(4) << times.queued_ms << " ms\n"
+        << "  Wait time:   " << times.wait_ms << " ms\n"
+        << "  Run time:    " << times.run_ms << " ms\n";
+    out.unsetf(std::ios::floatfield);
+}
+
+Statistics summarize(std::vector<double> samples)
+{
+    if (samples.empty()) return {};
+    std::sort(samples.begin(), samples.end());
+    const std::size_t n = samples.size();
+    const double median =
+        n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2.0;
+    return {median, samples.front(), samples.back()};
+}
+
+void StepTable::add(const std::string& step, const cl::Event& event, std::uint64_t bytes)
+{
+    while_doing("reading profiling information for " + step, [&] {
+        steps_.push_back({step, event.getProfilingInfo<CL_PROFILING_COMMAND_START>(),
+                          event.getProfilingInfo<CL_PROFILING_COMMAND_END>(), bytes});
+    });
+}
+
+void StepTable::add(const std::string& step, std::uint64_t start_ns, std::uint64_t end_ns,
+                    std::uint64_t bytes)
+{
+    steps_.push_back({step, start_ns, end_ns, bytes});
+}
+
+void StepTable::print(std::ostream& out) const
+{
+    if (steps_.empty()) return;
+    const std::uint64_t origin = steps_.front().start_ns;
+    auto relative = [origin](std::uint64_t t) { return t >= origin ? t - origin : 0; };
+    out << std::left << std::setw(22) << "step" << std::right << std::setw(14) << "start ns"
+        << std::setw(14) << "end ns" << std::setw(14) << "duration ns" << std::setw(12) << "MB/s"
+        << "\n";
+    std::uint64_t total_ns = 0;
+    std::uint64_t last_end = origin;
+    for (const auto& step : steps_) {
+        const std::uint64_t duration = step.end_ns > step.start_ns ? step.end_ns - step.start_ns : 0;
+        total_ns += duration;
+        last_end = std::max(last_end, step.end_ns);
+        out << std::left << std::setw(22) << step.name << std::right << std::setw(14)
+            << relative(step.start_ns) << std::setw(14) << relative(step.end_ns) << std::setw(14)
+            << duration << std::setw(12) << std::fixed << std::setprecision(1)
+            << (duration ? static_cast<double>(step.bytes) * 1e3 / static_cast<double>(duration)
+                         : 0.0)
+            << "\n";
+        out.unsetf(std::ios::floatfield);
+    }
+    out << std::left << std::setw(22) << "total (sum of steps)" << std::right << std::setw(14)
+        << "" << std::setw(14) << "" << std::setw(14) << total_ns << "\n";
+}
+
+Statistics time_kernel(unsigned iterations, const std::function<cl::Event()>& enqueue)
+{
+    enqueue().wait();
+    std::vector<double> run_ms;
+    run_ms.reserve(iterations);
+    for (unsigned i = 0; i < iterations; ++i) {
+        cl::Event event = enqueue();
+        event.wait();
+        run_ms.push_back(event_times(event).run_ms);
+    }
+    return summarize(run_ms);
+}
+
+}  // namespace sdk

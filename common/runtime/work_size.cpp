@@ -1,0 +1,52 @@
+#include "common/runtime/work_size.hpp"
+
+#include "common/runtime/errors.hpp"
+
+namespace sdk {
+
+std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& device)
+{
+    return while_doing("querying the kernel's work-group size", [&] {
+        return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
+    });
+}
+
+void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x,
+                      std::size_t y, const std::string& kernel_name)
+{
+    const std::size_t limit = kernel_group_limit(kernel, device);
+    const auto item_limits = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    if (x == 0 || y == 0 || x > limit || y > limit / x || x > item_limits.at(0) ||
+        y > item_limits.at(1))
+        throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": the " +
+                         kernel_name + " kernel runs at most " + std::to_string(limit) +
+                         " work-items a group on this device (at most " +
+                         std::to_string(item_limits.at(0)) + " wide, " +
+                         std::to_string(item_limits.at(1)) + " high)");
+}
+
+// [Launch size 2d]
+LaunchSize launch_size_2d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items_x,
+                          std::size_t items_y, std::size_t preferred_x, std::size_t preferred_y)
+{
+    const std::size_t limit = kernel_group_limit(kernel, device);
+    std::size_t local_x = preferred_x;
+    std::size_t local_y = preferred_y;
+    while (local_x * local_y > limit && local_y > 1) local_y /= 2;
+    while (local_x * local_y > limit && local_x > 1) local_x /= 2;
+    return {cl::NDRange(divide_round_up(items_x, local_x) * local_x,
+                        divide_round_up(items_y, local_y) * local_y),
+            cl::NDRange(local_x, local_y)};
+}
+// [Launch size 2d]
+
+LaunchSize launch_size_1d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items,
+                          std::size_t preferred)
+{
+    const std::size_t limit = kernel_group_limit(kernel, device);
+    std::size_t local = preferred;
+    while (local > limit && local > 1) local /= 2;
+    return {cl::NDRange(divide_round_up(items, local) * local), cl::NDRange(local)};
+}
+
+}  // namespace sdk

@@ -1,0 +1,44 @@
+#pragma once
+#include "common/runtime/opencl.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace sdk {
+
+// [Launch size]
+// A 2-D launch: the local size is chosen by us, never left to the driver, and the global size
+// is rounded up to whole work-groups (kernels skip work-items past the image). Leaving the local
+// size to the driver can be catastrophic: a global size of 16382 (= 2 x 8191) leaves it nothing
+// but work-groups of 1 or 2, and a kernel so launched crawled on the H100
+// (docs/performance.md#local-size-left-to-the-driver).
+struct LaunchSize {
+    cl::NDRange global;
+    cl::NDRange local;
+};
+// [Launch size]
+
+// The most work-items a group of `kernel` may have on `device` (CL_KERNEL_WORK_GROUP_SIZE).
+std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& device);
+
+// Refuses (UsageError) a work-group shape of `x` x `y` that `kernel` cannot run on `device`,
+// naming the limits: a shape asked for is run as asked or not at all, never shrunk behind the
+// user's back (the launch would then differ from the one printed and timed).
+void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x,
+                      std::size_t y, const std::string& kernel_name);
+
+// `items_x` x `items_y` work-items in groups of up to `preferred_x` x `preferred_y`, shrunk to
+// what the kernel allows on the device (CL_KERNEL_WORK_GROUP_SIZE).
+LaunchSize launch_size_2d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items_x,
+                          std::size_t items_y, std::size_t preferred_x = 32,
+                          std::size_t preferred_y = 8);
+
+LaunchSize launch_size_1d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items,
+                          std::size_t preferred = 256);
+
+inline std::size_t divide_round_up(std::size_t value, std::size_t divisor)
+{
+    return (value + divisor - 1) / divisor;
+}
+
+}  // namespace sdk

@@ -1,0 +1,87 @@
+// The Mali SDK's floating-point 3x3 FIR filter: each work-item computes 4 neighbouring outputs of
+// a row with float4 vectors, the 128-bit width Mali's pipelines are built for. Unlike the
+// tutorial's kernel, this one centres the output on the window (the tutorial's lands one pixel
+// up and to the left), handles every image size and border, and takes the weights as arguments,
+// so one build serves every filter. The contract is in kernels/fir/fir_reference.hpp.
+#include "border.cl"
+
+// [Row term]
+// One input row's contribution to the four outputs x0 .. x0+3. Rows start on 64-byte boundaries
+// (common/runtime/transfers.hpp) and x0 is a multiple of 4, so columns x0 .. x0+3 are one aligned
+// float4: a single 16-byte load. The neighbours x0-1 and x0+4 are two scalar loads, and the
+// shifted vectors are built from registers. The first version loaded columns x0-1 .. x0+2 and
+// x0+1 .. x0+4 with two vload4s instead; they cannot be aligned, NVIDIA's compiler split each
+// into four scalar loads, and the kernel was measured well short of copy bandwidth on the H100
+// (docs/performance.md#fir-choices).
+inline float4 row_term(const __global float* row, float4 weights)
+{
+    const float4 centre = *(const __global float4*)row;
+    // Lanes named one by one: oclgrind 21.10 crashes on grouped swizzles such as centre.s012.
+    const float4 left = (float4)(row[-1], centre.s0, centre.s1, centre.s2);
+    const float4 right = (float4)(centre.s1, centre.s2, centre.s3, row[4]);
+    return left * weights.s0 + centre * weights.s1 + right * weights.s2;
+}
+// [Row term]
+
+// [Edge pixel]
+// The slow path, for work-items that touch the image's edge or run past its right end: one pixel
+// at a time, each input read through the border. Only the edges take it.
+inline float row_term_with_border(__global const float* luminance, int width, int height,
+                                  int row_pitch, int x, int y, float4 weights)
+{
+    return weights.s0 * read_float_with_border(luminance, width, height, row_pitch, x - 1, y) +
+           weights.s1 * read_float_with_border(luminance, width, height, row_pitch, x, y) +
+           weights.s2 * read_float_with_border(luminance, width, height, row_pitch, x + 1, y);
+}
+
+inline float fir_pixel_with_border(__global const float* luminance, int width, int height,
+                                   int row_pitch, int x, int y, float4 weights_above,
+                                   float4 weights_here, float4 weights_below)
+{
+#if defined(BORDER_NONE)
+    // The Mali SDK's behaviour: a pixel whose window leaves the image is not computed.
+    if (x < 1 || y < 1 || x + 1 >= width || y + 1 >= height) return 0.0f;
+#endif
+    return row_term_with_border(luminance, width, height, row_pitch, x, y - 1, weights_above) +
+           row_term_with_border(luminance, width, height, row_pitch, x, y, weights_here) +
+           row_term_with_border(luminance, width, height, row_pitch, x, y + 1, weights_below);
+}
+// [Edge pixel]
+
+// [Kernel]
+// The weights arrive as three float4 arguments, one per window row: .s0 for the pixel on the
+// left, .s1 the centre, .s2 the right (.s3 is unused; a float3 would take 16 bytes anyway).
+// Arguments are the same for every work-item, so drivers keep them where uniform values live
+// (uniform registers, constant banks) rather than in global memory; unlike the tutorial's
+// compiled-in constants, a new filter needs new arguments, not a rebuild.
+// Both images have rows `row_pitch` floats apart, a multiple of 16 (64 bytes).
+__kernel void fir_float(__global const float* restrict luminance, const int width,
+                        const int height, const int row_pitch, const float4 weights_above,
+                        const float4 weights_here, const float4 weights_below,
+                        __global float* restrict output)
+{
+    // Each work-item computes 4 outputs of a row, so the work size is width / 4 (rounded up)
+    // by height (kernels/fir/fir_filter.cpp).
+    const int x0 = get_global_id(0) * 4;
+    const int y = get_global_id(1);
+    if (x0 >= width || y >= height) return;
+
+    // Interior: columns x0-1 .. x0+4 and rows y-1 .. y+1 all exist, so no load needs the border.
+    const bool interior = x0 >= 1 && x0 + 4 < width && y >= 1 && y + 1 < height;
+    if (!interior) {
+        for (int x = x0; x < min(x0 + 4, width); ++x)
+            output[y * row_pitch + x] = fir_pixel_with_border(luminance, width, height,
+                                                              row_pitch, x, y, weights_above,
+                                                              weights_here, weights_below);
+        return;
+    }
+
+    // Three rows of the 6x3 input window, each a row term, summed into the four outputs, which
+    // one aligned vector store writes at the window's centre row.
+    const int offset = y * row_pitch + x0;
+    float4 accumulator = row_term(luminance + offset - row_pitch, weights_above);
+    accumulator += row_term(luminance + offset, weights_here);
+    accumulator += row_term(luminance + offset + row_pitch, weights_below);
+    *(__global float4*)(output + offset) = accumulator;
+}
+// [Kernel]

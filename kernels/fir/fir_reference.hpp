@@ -1,0 +1,38 @@
+#pragma once
+#include "kernels/border.hpp"
+#include "kernels/fir/fir_coefficients.hpp"
+#include "common/imageio/image.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace sdk {
+
+// [FIR contract]
+// The FIR contract, written as plainly as possible; the fir_float kernel is tested against it.
+// On the luminance L as numbers 0..255 (rows top-down), a correlation centred on the pixel:
+//   out[y][x] = sum over j, i in {-1, 0, 1} of weight(j + 1, i + 1) * L[y + j][x + i]
+// so weight row 0 meets the row above and column 0 the pixel on the left. Computed in double;
+// the kernel, in float, must come within fir_tolerance of it.
+// Border::none computes only pixels whose 3x3 window lies inside; the others are 0.
+// [FIR contract]
+std::vector<double> fir_reference(const Image& luminance, const FirCoefficients& coefficients,
+                                  Border border);
+
+// How far the device's float result may be from the reference, per pixel. Nine float products
+// and eight sums each round once (at most 2^-24 of the largest value a sum can reach,
+// largest_output), and each weight was rounded to float once: ten roundings of that bound, plus
+// a floor of kFirTolerance. For the default weights that is 1.0944e-3; for nine weights of
+// 1234.567 (outputs up to 2.8 million) it is 1.7: float keeps 7 digits, not 3 decimals.
+constexpr double kFirTolerance = 1e-3;
+double fir_tolerance(const FirCoefficients& coefficients);
+
+// The largest |actual - expected|; infinity when the sizes differ or any value is NaN, so a
+// pixel the kernel never wrote (tests poison outputs with NaN) cannot pass.
+double max_abs_difference(const std::vector<float>& actual, const std::vector<double>& expected);
+
+// output.bmp's pixel: clamp(floor(value + 0.5), 0, 255), rounding halves up; NaN gives 0.
+std::uint8_t to_8bit(double value);
+std::vector<std::uint8_t> to_8bit(const std::vector<float>& values);
+
+}  // namespace sdk

@@ -1,0 +1,221 @@
+#include "kernels/kernel_tuning.hpp"
+
+#include "common/runtime/errors.hpp"
+#include "common/runtime/profiling.hpp"
+#include "common/runtime/transfers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+namespace sdk {
+
+namespace {
+
+std::string milliseconds(double ms)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, ms < 1 ? "%.3f ms" : "%.2f ms", ms);
+    return text;
+}
+
+}  // namespace
+
+std::string describe(const WorkGroupShape& shape)
+{
+    return "work-group " + shape_text(shape);
+}
+
+std::string shape_text(const WorkGroupShape& shape)
+{
+    return std::to_string(shape.x) + "x" + std::to_string(shape.y);
+}
+
+std::optional<WorkGroupShape> parse_cached_shape(const std::string& text)
+{
+    const auto shape = parse_work_group_shape(text, kMaxGroupItems);
+    if (!shape) return std::nullopt;
+    return WorkGroupShape{shape->first, shape->second};
+}
+
+std::vector<WorkGroupShape> work_group_candidates(WorkGroupShape preferred)
+{
+    static const std::vector<WorkGroupShape> shapes{{32, 8},   {32, 4},  {64, 4},
+                                                    {128, 1}, {16, 16}, {32, 1}};
+    std::vector<WorkGroupShape> candidates{preferred};
+    for (const auto& shape : shapes)
+        if (shape.x != preferred.x || shape.y != preferred.y) candidates.push_back(shape);
+    return candidates;
+}
+
+std::vector<WorkGroupShape> runnable_shapes(const std::vector<WorkGroupShape>& shapes,
+                                            const std::function<void(std::size_t, std::size_t)>& set_work_group)
+{
+    std::vector<WorkGroupShape> runnable;
+    for (const auto& shape : shapes) {
+        try {
+            set_work_group(shape.x, shape.y);
+            runnable.push_back(shape);
+        } catch (const UsageError&) {
+            // too large for this kernel on this device: not a candidate here
+        }
+    }
+    return runnable;
+}
+
+void fill_random(const OpenClContext& cl, const cl::Buffer& buffer, RandomValues values)
+{
+    const std::size_t bytes =
+        while_doing("asking a tuning buffer's size", [&] { return buffer.getInfo<CL_MEM_SIZE>(); });
+    std::mt19937_64 generator(1);
+    // Eight values a draw: the largest class's confirmation fills a whole image's buffers.
+    const auto fill = [&](unsigned char* piece, std::size_t offset, std::size_t size) {
+        const std::size_t value_bytes = values == RandomValues::floats ? sizeof(float) : 1;
+        if (offset % value_bytes != 0 || size % value_bytes != 0)
+            throw std::logic_error("fill_random: a piece that cuts a float in two");
+        for (std::size_t i = 0; i < size; i += 8 * value_bytes) {
+            std::uint64_t bits = generator();
+            for (std::size_t k = 0; k < 8 && i + k * value_bytes < size; ++k, bits >>= 8) {
+                unsigned char* value = piece + i + k * value_bytes;
+                if (values == RandomValues::bytes) {
+                    *value = static_cast<unsigned char>(bits);
+                } else {
+                    const float pixel = static_cast<float>(bits & 0xFF);
+                    std::memcpy(value, &pixel, sizeof pixel);
+                }
+            }
+        }
+    };
+    // Mapped in place where the device shares the host's memory, through the pinned chunks
+    // otherwise (the samples' own way there, so the chunks cost nothing more).
+    const MemoryMode mode = choose_memory_mode(MemoryMode::automatic, cl.device).mode;
+    upload_produced(cl, mode, buffer, bytes, fill, "the tuning's random pixels");
+}
+
+TuningRecipe<WorkGroupShape> work_group_recipe(std::string key)
+{
+    TuningRecipe<WorkGroupShape> recipe;
+    recipe.key = std::move(key);
+    recipe.parse = parse_cached_shape;
+    recipe.format = shape_text;
+    return recipe;
+}
+
+namespace {
+
+ContestResult contest(std::size_t candidates, const std::function<cl::Event(std::size_t)>& launch,
+                      const ContestRules& rules)
+{
+    return choose_fastest(
+        candidates,
+        [&](std::size_t i) {
+            // Back to back, then waited for together: the host's round trip between launches
+            // would cost more than a short kernel.
+            return time_turn([&](unsigned count) {
+                std::vector<cl::Event> events;
+                for (unsigned n = 0; n < count; ++n) events.push_back(launch(i));
+                cl::Event::waitForEvents(events);
+                std::vector<double> ms;
+                for (const auto& event : events) ms.push_back(event_times(event).run_ms);
+                return ms;
+            });
+        },
+        rules);
+}
+
+}  // namespace
+
+void run_contest(TuningOutcome& outcome, std::size_t candidates,
+                 const std::function<cl::Event(std::size_t)>& launch)
+{
+    const ContestRules rules;
+    outcome.rounds = rules.rounds;
+    outcome.contest = contest(candidates, launch, rules);
+}
+
+std::vector<std::size_t> finalists_of(const ContestResult& result, const std::vector<int>& families)
+{
+    const std::vector<double>& ms = result.median_ms;
+    std::vector<std::size_t> by_speed(ms.size());
+    for (std::size_t i = 0; i < by_speed.size(); ++i) by_speed[i] = i;
+    std::stable_sort(by_speed.begin(), by_speed.end(),
+                     [&](std::size_t a, std::size_t b) { return ms[a] < ms[b]; });
+    std::vector<bool> chosen(ms.size(), false);
+    for (std::size_t k = 0; k < by_speed.size() && k < 3; ++k) chosen[by_speed[k]] = true;
+    chosen[result.winner] = true;  // a tie may have given it to a slower, simpler one
+    std::vector<bool> family_seen;
+    for (const std::size_t i : by_speed) {  // fastest first: each family's first is its best
+        const auto family = static_cast<std::size_t>(i < families.size() ? families[i] : 0);
+        if (family >= family_seen.size()) family_seen.resize(family + 1, false);
+        if (!family_seen[family]) chosen[i] = true;
+        family_seen[family] = true;
+    }
+    std::vector<std::size_t> finalists;
+    for (std::size_t i = 0; i < chosen.size(); ++i)
+        if (chosen[i]) finalists.push_back(i);
+    return finalists;
+}
+
+void run_confirmation(TuningOutcome& outcome, const std::function<cl::Event(std::size_t)>& launch)
+{
+    ContestRules rules;
+    rules.rounds = 3;
+    outcome.confirmation = contest(outcome.finalists.size(), launch, rules);
+}
+
+std::optional<std::string> cached_value(const std::string& key, Tuning tuning)
+{
+    if (tuning == Tuning::retune) return std::nullopt;
+    return read_tuning_entry(tuning_cache_path(), key);
+}
+
+std::string describe_measurement(const TuningOutcome& outcome, std::size_t candidates,
+                                 const std::string& runner_up)
+{
+    const ContestResult& contest = outcome.contest;
+    if (contest.median_ms.empty()) return "Tuning: the choice came from the cache";
+    std::string text = "Tuned for " + describe(outcome.size_class) + " on a " +
+                       std::to_string(outcome.measured_size.width) + "x" +
+                       std::to_string(outcome.measured_size.height) + " image: " +
+                       std::to_string(candidates) + " candidates, " +
+                       std::to_string(outcome.rounds) + " rounds each, in " +
+                       std::to_string(static_cast<int>(outcome.seconds * 1000)) + " ms; ";
+    text += "the winner " + milliseconds(contest.median_ms[contest.winner]);
+    if (!contest.runner_up) return text + ", the only candidate";
+    const std::string other = runner_up + " (" + milliseconds(contest.median_ms[*contest.runner_up]);
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100 * std::abs(contest.margin()));
+    if (contest.margin() >= 0) return text + ", " + percent + " ahead of " + other + ")";
+    return text + ", tied with " + other + ", " + percent + " faster), which goes to the simpler";
+}
+
+std::string describe_confirmation(const TuningOutcome& outcome, const std::string& winner,
+                                  const std::string& runner_up)
+{
+    const ContestResult& contest = outcome.confirmation;
+    if (!outcome.confirmed_size || contest.median_ms.empty()) return "";
+    std::string text = "; then " + std::to_string(outcome.finalists.size()) + " finalists on the " +
+                       std::to_string(outcome.confirmed_size->width) + "x" +
+                       std::to_string(outcome.confirmed_size->height) +
+                       " image itself, 3 rounds: " + winner + " " +
+                       milliseconds(contest.median_ms[contest.winner]);
+    if (!contest.runner_up) return text;
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100 * std::abs(contest.margin()));
+    const std::string other = runner_up + " (" + milliseconds(contest.median_ms[*contest.runner_up]) + ")";
+    return text + (contest.margin() >= 0 ? ", " + std::string(percent) + " ahead of " + other
+                                         : ", tied with " + other + ", which goes to the simpler");
+}
+
+std::string describe_cache_use(const TuningOutcome& result)
+{
+    const std::string path = tuning_cache_path().string();
+    if (path.empty())
+        return "(not cached: no cache folder; set SDK_TUNING_CACHE, XDG_CACHE_HOME or HOME)";
+    if (result.from_cache) return "(from the tuning cache " + path + ")";
+    return (result.cached ? "(cached in " : "(not cached: cannot write ") + path + ")";
+}
+
+}  // namespace sdk

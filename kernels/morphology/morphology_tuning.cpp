@@ -1,0 +1,50 @@
+#include "kernels/morphology/morphology_tuning.hpp"
+
+#include "kernels/morphology/morphology_filter.hpp"
+
+#include <memory>
+
+namespace sdk {
+
+std::vector<WorkGroupShape> morphology_candidates()
+{
+    return work_group_candidates({16, 8});
+}
+
+std::string morphology_tuning_key(const std::string& device, MorphologyShape shape,
+                                  SizeClass size_class)
+{
+    return "morphology_packed | shape " + shape_name(shape) + " | " + key_part(size_class) +
+           " | " + device;
+}
+
+MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl, MorphologyShape shape,
+                                                    std::size_t width, std::size_t height,
+                                                    Tuning tuning)
+{
+    const SizeClass size_class = size_class_of(width, height);
+    auto recipe =
+        work_group_recipe(morphology_tuning_key(device_key(cl.device), shape, size_class));
+    recipe.prepare = [&](ImageSize size) {
+        auto morphology = std::make_shared<MorphologyFilter>(cl, shape);
+        morphology->allocate(size.width, size.height);
+        fill_random(cl, morphology->luminance_buffer(), RandomValues::bytes);
+        morphology->binarise_and_pack(Binarisation{128, false});
+        Contestants<WorkGroupShape> contestants;
+        contestants.candidates =
+            runnable_shapes(morphology_candidates(), [&](std::size_t x, std::size_t y) {
+                morphology->set_work_group(x, y);
+            });
+        const Roi whole = whole_image(size.width, size.height);
+        // Dilations one after another, each reading the last one's result: the kernel's work
+        // does not depend on the bits.
+        contestants.launch = [morphology, whole](WorkGroupShape& candidate) {
+            morphology->set_work_group(candidate.x, candidate.y);
+            return morphology->run_pass(MorphologyPass::dilate, whole).event;
+        };
+        return contestants;
+    };
+    return tune(width, height, recipe, tuning);
+}
+
+}  // namespace sdk

@@ -1,0 +1,93 @@
+#pragma once
+#include "kernels/border.hpp"
+#include "common/runtime/bands.hpp"
+#include "common/runtime/device.hpp"
+#include "common/runtime/transfers.hpp"
+#include "common/imageio/image.hpp"
+#include "kernels/sobel/sobel_reference.hpp"
+#include "common/runtime/work_size.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sdk {
+
+// The three Sobel kernels of the samples, from naive to data reuse.
+enum class SobelVariant {
+    no_vectors,  // kernels/sobel/sobel_no_vectors.cl: one pixel per work-item
+    vector_16x1, // kernels/sobel/sobel.cl sobel_16x1: 16 outputs along a row per work-item
+    vector_16x4, // kernels/sobel/sobel.cl sobel_16x4: 16x4 outputs, input rows reused
+    packed_16x4, // kernels/sobel/sobel.cl sobel_16x4_packed: 16x4, two 16-bit lanes per 32-bit word
+};
+std::string variant_name(SobelVariant variant);
+// The variant called `name` ("no_vectors", "16x1", "16x4", "16x4-packed"); throws otherwise.
+SobelVariant sobel_variant_named(const std::string& name);
+
+// Runs one Sobel kernel on the device: build once, then upload an image, run, read back.
+// The host side of the technique; the sample's main.cpp tells the story around it.
+class SobelFilter {
+public:
+    // `memory` is how images cross to the device: map, pinned or copy (common/runtime/transfers.hpp;
+    // resolve automatic with choose_memory_mode first).
+    SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
+                MemoryMode memory = MemoryMode::copy);
+
+    // Allocates device buffers for this image size and puts the luminance in them; returns when
+    // the data is on the device.
+    void upload(const Image& luminance);
+    // The same buffers without the upload, for a luminance the device computes itself into
+    // luminance_buffer() (rows row_pitch() bytes apart).
+    void allocate(std::size_t width, std::size_t height);
+    // What one row of a `width`-pixel image costs its largest buffer (luminance, dX, dY and the
+    // magnitude are alike), for cutting images into bands (common/runtime/bands.hpp). Halo: 1 row.
+    static RowFootprint row_footprint(std::size_t width);
+    const cl::Buffer& luminance_buffer() const { return luminance_; }
+    // After run_magnitude(): the magnitude on the device, rows row_pitch() bytes apart.
+    const cl::Buffer& magnitude_buffer() const { return magnitude_; }
+    // Fills dX and dY with `value` (tests poison them so that pixels a kernel skips show up).
+    void fill_outputs(std::uint8_t value);
+    // One run of the kernel over the uploaded image; the event times it.
+    cl::Event run();
+    // floor(sqrt(dX^2 + dY^2)) on the device, from the last run's gradients.
+    cl::Event run_magnitude();
+
+    // Both return when the data is in host memory.
+    SobelGradients download();
+    std::vector<std::uint8_t> download_magnitude();
+    // The luminance the kernel read (computed on the device, or uploaded), as a host image.
+    Image download_luminance();
+
+    // The work-group shape to ask for (default 32x8), e.g. from tuning; applies from the next
+    // run, so one upload serves every shape tried.
+    void set_work_group(std::size_t x, std::size_t y);
+
+    const LaunchSize& launch_size() const { return launch_; }
+    std::size_t row_pitch() const { return row_pitch_; }
+    // Bytes the kernel must move: the image read once, dX and dY written once.
+    std::uint64_t bytes_moved() const { return 3 * pixel_count(); }
+    std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
+
+private:
+    // The NDRange for the uploaded image's size and the requested work-group shape.
+    void size_launch();
+
+    OpenClContext cl_;
+    SobelVariant variant_;
+    MemoryMode memory_;
+    cl::Program program_;
+    cl::Kernel kernel_;
+    cl::Kernel magnitude_kernel_;
+    cl::Buffer luminance_;
+    cl::Buffer gradient_x_;
+    cl::Buffer gradient_y_;
+    cl::Buffer magnitude_;
+    LaunchSize launch_;
+    std::size_t width_ = 0;
+    std::size_t height_ = 0;
+    std::size_t row_pitch_ = 0;
+    std::size_t work_group_x_ = 32;
+    std::size_t work_group_y_ = 8;
+};
+
+}  // namespace sdk

@@ -1,0 +1,52 @@
+#pragma once
+#include "common/runtime/device.hpp"
+#include "kernels/border.hpp"
+#include "kernels/kernel_tuning.hpp"
+#include "kernels/sobel/sobel_filter.hpp"
+#include "kernels/tuning_cache.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sdk {
+
+// Which Sobel kernel and work-group shape are fastest differs per device (the Adreno post's
+// question, "how many outputs per work-item?", has a different answer on every GPU) and per image
+// size (cache-resident or streaming from memory; enough work-items to fill a GPU or not).
+// --variant auto measures the candidates briefly on an image of the size class that will run,
+// and remembers the winner per device, driver, border mode and size class.
+struct SobelChoice {
+    SobelVariant variant = SobelVariant::vector_16x1;
+    std::size_t group_x = 32;
+    std::size_t group_y = 8;
+};
+
+std::string describe(const SobelChoice& choice);  // "16x4-packed, work-group 32x8"
+
+// Every variant with every candidate work-group shape, simplest first (16x1 < 16x4 < 16x4-packed,
+// and the default 32x8 before the other shapes of each), because a tie goes to the earliest.
+// The packed kernel is left out on a big-endian device, which it does not support.
+std::vector<SobelChoice> sobel_candidates(bool little_endian);
+
+// The cache line's key: the filter, border mode (edge tiles take a slower path, whose cost
+// depends on the mode), size class and device.
+std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class);
+
+// The cached choice under `key`; nothing when the value does not parse (an unknown variant, a
+// work-group shape that is zero or over 4096 items).
+std::optional<SobelChoice> read_cached_choice(const std::filesystem::path& cache,
+                                              const std::string& key);
+bool write_cached_choice(const std::filesystem::path& cache, const std::string& key,
+                         const SobelChoice& choice);
+
+using TuningResult = Tuned<SobelChoice>;
+
+// The choice for an image of `width` x `height`: from the cache, or measured (every candidate
+// round-robin on a random image of that size (tuning_size), median of 5 rounds,
+// a tie within 5% to the simpler: kernels/kernel_tuning.hpp) and then cached.
+TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::size_t width,
+                                 std::size_t height, Tuning tuning = Tuning::use_cache);
+
+}  // namespace sdk

@@ -1,0 +1,188 @@
+#include "kernels/tuning_cache.hpp"
+
+#include "common/imageio/file_io.hpp"
+#include "common/imageio/input_file.hpp"
+#include "common/runtime/program_cache.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <system_error>
+#include <vector>
+
+namespace sdk {
+
+namespace {
+
+struct Entry {
+    std::string key;
+    std::string value;
+};
+
+// A key ends at the line's first tab, and a line at its line break.
+bool fits_a_line(const std::string& text, bool is_key)
+{
+    return !text.empty() && text.find_first_of(is_key ? "\t\n\r" : "\n\r") == std::string::npos &&
+           text.find('\0') == std::string::npos;
+}
+
+// Every well-formed line of the cache, oldest first. InputFile refuses anything but a regular
+// file, and opens without blocking, so a FIFO at the cache's path cannot hang the sample.
+std::vector<Entry> read_entries(const std::filesystem::path& cache)
+{
+    std::string text;
+    try {
+        const InputFile file(cache);
+        if (file.size() > kMaxTuningCacheBytes) return {};
+        text.resize(static_cast<std::size_t>(file.size()));
+        text.resize(file.read_prefix(text.data(), text.size()));
+    } catch (const std::exception&) {
+        return {};  // missing, unreadable, not a regular file: nothing cached
+    }
+    std::vector<Entry> entries;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();  // a last line cut short still counts
+        const std::string line = text.substr(start, end - start);
+        start = end + 1;
+        const std::size_t tab = line.find('\t');
+        if (tab == 0 || tab == std::string::npos || tab + 1 == line.size()) continue;
+        if (line.find('\0') != std::string::npos || line.find('\r') != std::string::npos) continue;
+        entries.push_back({line.substr(0, tab), line.substr(tab + 1)});
+    }
+    return entries;
+}
+
+std::string text_of(const std::vector<Entry>& entries, std::size_t first)
+{
+    std::string text;
+    for (std::size_t i = first; i < entries.size(); ++i)
+        text += entries[i].key + '\t' + entries[i].value + '\n';
+    return text;
+}
+
+std::optional<std::size_t> parse_count(std::string_view text)
+{
+    std::uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+    return static_cast<std::size_t>(value);
+}
+
+}  // namespace
+
+std::filesystem::path tuning_cache_path()
+{
+    if (const char* path = std::getenv("SDK_TUNING_CACHE")) return path;
+    const std::filesystem::path folder = sdk_cache_folder();
+    return folder.empty() ? folder : folder / "tuning.txt";
+}
+
+std::string device_key(const cl::Device& device)
+{
+    const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
+    std::string key = platform.getInfo<CL_PLATFORM_NAME>() + " | " +
+                      device.getInfo<CL_DEVICE_NAME>() + " | " +
+                      device.getInfo<CL_DRIVER_VERSION>();
+    // The file's separators cannot come from a driver's strings.
+    for (auto& c : key)
+        if (c == '\t' || c == '\n' || c == '\r' || c == '\0') c = ' ';
+    return key;
+}
+
+std::optional<std::string> read_tuning_entry(const std::filesystem::path& cache,
+                                             const std::string& key)
+{
+    if (cache.empty()) return std::nullopt;
+    std::optional<std::string> found;
+    for (auto& entry : read_entries(cache))
+        if (entry.key == key) found = std::move(entry.value);  // the last line for a key wins
+    return found;
+}
+
+bool write_tuning_entry(const std::filesystem::path& cache, const std::string& key,
+                        const std::string& value)
+{
+    if (cache.empty() || !fits_a_line(key, true) || !fits_a_line(value, false)) return false;
+    std::error_code error;
+    const auto status = std::filesystem::status(cache, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return false;
+
+    std::vector<Entry> entries;
+    for (auto& entry : read_entries(cache))
+        if (entry.key != key) entries.push_back(std::move(entry));
+    entries.push_back({key, value});  // newest last, so the oldest are dropped first
+    std::size_t first = 0;
+    std::string text = text_of(entries, first);
+    while (text.size() > kMaxTuningCacheBytes && first + 1 < entries.size())
+        text = text_of(entries, ++first);
+    if (text.size() > kMaxTuningCacheBytes) return false;
+
+    try {
+        std::filesystem::create_directories(cache.parent_path());
+        write_file_atomically(cache, reinterpret_cast<const std::uint8_t*>(text.data()),
+                              text.size());
+        return true;
+    } catch (const std::exception&) {
+        return false;  // a cache we cannot write only costs a measurement next time
+    }
+}
+
+SizeClass size_class_of(std::uint64_t width, std::uint64_t height)
+{
+    // Every image past the largest class is in it; stopping the count there also keeps the
+    // product from wrapping (2^40 x 2^40 would be 0 in 64 bits).
+    const std::uint64_t limit = std::uint64_t{1} << kLargestSizeClass;
+    const std::uint64_t pixels =
+        (width != 0 && height > limit / width) ? limit : width * height;
+    unsigned k = 0;
+    while (k < kLargestSizeClass && (pixels >> (k + 1)) != 0) ++k;
+    return {std::max(k, kSmallestSizeClass)};
+}
+
+ImageSize representative_size(SizeClass size_class)
+{
+    const double pixels = 1.5 * std::ldexp(1.0, static_cast<int>(size_class.log2_pixels));
+    const auto width = static_cast<std::size_t>(std::lround(std::sqrt(pixels * 4 / 3) / 16) * 16);
+    const auto height = static_cast<std::size_t>(std::lround(pixels / static_cast<double>(width)));
+    return {width, height};
+}
+
+ImageSize tuning_size(std::size_t width, std::size_t height)
+{
+    const SizeClass size_class = size_class_of(width, height);
+    if (size_class.log2_pixels <= kSmallestSizeClass || size_class.log2_pixels >= kLargestSizeClass)
+        return representative_size(size_class);
+    return {width, height};
+}
+
+std::string describe(SizeClass size_class)
+{
+    const std::string k = std::to_string(size_class.log2_pixels);
+    if (size_class.log2_pixels >= kLargestSizeClass) return "2^" + k + " pixels and more";
+    if (size_class.log2_pixels <= kSmallestSizeClass)
+        return "under 2^" + std::to_string(size_class.log2_pixels + 1) + " pixels";
+    return "2^" + k + "-2^" + std::to_string(size_class.log2_pixels + 1) + " pixels";
+}
+
+std::string key_part(SizeClass size_class)
+{
+    return "pixels 2^" + std::to_string(size_class.log2_pixels);
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> parse_work_group_shape(const std::string& text,
+                                                                          std::uint64_t max_items)
+{
+    const std::size_t separator = text.find('x');
+    if (separator == std::string::npos) return std::nullopt;
+    const std::string_view whole(text);
+    const auto x = parse_count(whole.substr(0, separator));
+    const auto y = parse_count(whole.substr(separator + 1));
+    if (!x || !y || *x == 0 || *y == 0) return std::nullopt;
+    // x * y <= max_items, asked as a division so that no product can wrap.
+    if (*x > max_items || *y > max_items / *x) return std::nullopt;
+    return std::make_pair(*x, *y);
+}
+
+}  // namespace sdk

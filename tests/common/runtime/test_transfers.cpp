@@ -1,0 +1,82 @@
+// The one transfer module in every memory mode: bytes and pitched rows reach the device and come
+// back byte for byte, including transfers larger than a pinned chunk (so that the chunks
+// alternate and a last, partial chunk is moved) and rows that do not divide a chunk.
+#include "common/runtime/transfers.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+namespace sdk {
+namespace {
+
+using test::test_context;
+
+std::vector<unsigned char> random_bytes(std::size_t count, std::uint32_t seed)
+{
+    std::mt19937 generator(seed);
+    std::vector<unsigned char> bytes(count);
+    for (auto& byte : bytes) byte = static_cast<unsigned char>(generator());
+    return bytes;
+}
+
+class TransferTest : public ::testing::TestWithParam<MemoryMode> {};
+
+TEST_P(TransferTest, BytesRoundTripThroughTheDevice)
+{
+    const OpenClContext& cl = test_context();
+    // 1 byte, a few, and two and a half chunks.
+    for (const std::size_t bytes : {std::size_t{1}, std::size_t{4097},
+                                    pinned_chunk_bytes * 5 / 2 + 3}) {
+        const auto data = random_bytes(bytes, static_cast<std::uint32_t>(bytes));
+        const cl::Buffer buffer =
+            create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE, bytes, "the test bytes");
+        upload_bytes(cl, GetParam(), buffer, data.data(), bytes, "the test bytes");
+
+        std::vector<unsigned char> back(bytes, 0xA5);
+        std::size_t expected_offset = 0;
+        download_bytes(
+            cl, GetParam(), buffer, bytes,
+            [&](const unsigned char* piece, std::size_t offset, std::size_t size) {
+                EXPECT_EQ(offset, expected_offset) << "pieces must arrive in order";
+                std::copy(piece, piece + size, back.begin() + static_cast<std::ptrdiff_t>(offset));
+                expected_offset = offset + size;
+            },
+            "the test bytes");
+        EXPECT_EQ(expected_offset, bytes);
+        EXPECT_TRUE(back == data) << memory_mode_name(GetParam()) << " " << bytes << " bytes";
+    }
+}
+
+TEST_P(TransferTest, PitchedRowsRoundTripAcrossChunks)
+{
+    const OpenClContext& cl = test_context();
+    // Rows of 3000 bytes at a pitch of 3008: a chunk holds a whole number of them, not all.
+    const std::size_t row_bytes = 3000, height = pinned_chunk_bytes / 3008 * 2 + 7;
+    const std::size_t row_pitch = pitch_for(row_bytes);
+    const auto image = random_bytes(row_bytes * height, 5);
+    const cl::Buffer buffer = create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE,
+                                                  row_pitch * height, "the test rows");
+    upload_rows(cl, GetParam(), buffer, image.data(), row_bytes, height, row_pitch, "the rows");
+    std::vector<unsigned char> back(row_bytes * height, 0xA5);
+    download_rows(cl, GetParam(), buffer, back.data(), row_bytes, height, row_pitch, "the rows");
+    EXPECT_TRUE(back == image) << memory_mode_name(GetParam());
+}
+
+TEST(RowPitch, IsTheRowRoundedUpToACacheLine)
+{
+    EXPECT_EQ(pitch_for(0), 0u);
+    EXPECT_EQ(pitch_for(1), 64u);
+    EXPECT_EQ(pitch_for(64), 64u);
+    EXPECT_EQ(pitch_for(3000), 3008u);
+    EXPECT_EQ(pitch_for(16384), 16384u);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryMode, TransferTest,
+                         ::testing::Values(MemoryMode::map, MemoryMode::pinned, MemoryMode::copy),
+                         [](const auto& test_info) { return memory_mode_name(test_info.param); });
+
+}  // namespace
+}  // namespace sdk

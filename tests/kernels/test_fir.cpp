@@ -1,0 +1,494 @@
+// The fir_float kernel against the double-precision C++ reference on awkward sizes, every border,
+// the tutorial's and random weights; known answers; the outputs module; and the parsing of
+// --coefficients.
+#include "common/app/cli.hpp"
+#include "kernels/fir/fir_coefficients.hpp"
+#include "kernels/fir/fir_filter.hpp"
+#include "kernels/fir/fir_outputs.hpp"
+#include "kernels/fir/fir_reference.hpp"
+#include "kernels/fir/fir_tuning.hpp"
+#include "common/runtime/errors.hpp"
+#include "common/imageio/file_io.hpp"
+#include "common/imageio/npy.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <tuple>
+
+namespace sdk {
+namespace {
+
+using test::test_context;
+
+// NaN fails every comparison, and 1e30 is far from any output of 8-bit pixels: a pixel the kernel
+// leaves unwritten shows up either way, and neither can pass by matching a plausible result.
+const float poisons[] = {std::numeric_limits<float>::quiet_NaN(), 1e30f};
+
+// Building a program costs ~0.3 s on PoCL: keep one filter per border; weights are arguments.
+// Never destroyed: releasing OpenCL objects from static destructors at exit races the
+// runtime's own teardown.
+FirFilter& filter_for(Border border, MemoryMode memory = MemoryMode::copy)
+{
+    static auto* filters = new std::map<std::pair<Border, MemoryMode>, std::unique_ptr<FirFilter>>;
+    auto& filter = (*filters)[{border, memory}];
+    if (!filter)
+        filter = std::make_unique<FirFilter>(test_context(), border, FirCoefficients{}, memory);
+    return *filter;
+}
+
+std::vector<float> run_on_device(FirFilter& filter, const FirCoefficients& coefficients,
+                                 const Image& image, float poison)
+{
+    filter.set_coefficients(coefficients);
+    filter.upload(image);
+    filter.fill_output(poison);
+    filter.run();
+    return filter.download();
+}
+
+// Numerators anywhere in [-128, 128] over 256, decimals and negatives included, so that every
+// weight position matters and sums run from negative to above 1.
+FirCoefficients random_coefficients(std::uint32_t seed)
+{
+    std::mt19937 generator(seed);
+    std::uniform_real_distribution<double> numerator(-128.0, 128.0);
+    FirCoefficients coefficients;
+    for (auto& value : coefficients.numerators) value = numerator(generator);
+    return coefficients;
+}
+
+enum class Weights { tutorial, random };
+
+class FirKernelTest
+    : public ::testing::TestWithParam<std::tuple<Border, Weights, MemoryMode>> {};
+
+TEST_P(FirKernelTest, MatchesReferenceOnAwkwardSizes)
+{
+    const auto [border, weights, memory] = GetParam();
+    FirFilter& filter = filter_for(border, memory);
+    std::uint32_t seed = 1;
+    for (const auto& size : test::awkward_sizes()) {
+        for (const float poison : poisons) {
+            const Image image = test::random_grey_image(size.width, size.height, seed);
+            const FirCoefficients coefficients =
+                weights == Weights::random ? random_coefficients(seed) : FirCoefficients{};
+            ++seed;
+            const std::vector<double> expected = fir_reference(image, coefficients, border);
+            const std::vector<float> actual = run_on_device(filter, coefficients, image, poison);
+            ASSERT_LE(max_abs_difference(actual, expected), kFirTolerance)
+                << "at " << test::size_name(size) << ", coefficients " << coefficients.to_string()
+                << ", poison " << poison;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllBordersAndWeights, FirKernelTest,
+    ::testing::Combine(::testing::Values(Border::replicate, Border::reflect101, Border::constant,
+                                         Border::none),
+                       ::testing::Values(Weights::tutorial, Weights::random),
+                       ::testing::Values(MemoryMode::copy, MemoryMode::map, MemoryMode::pinned)),
+    [](const auto& test_info) {
+        std::string name = border_name(std::get<0>(test_info.param)) +
+                           (std::get<1>(test_info.param) == Weights::random ? "_random"
+                                                                            : "_tutorial") +
+                           "_" + memory_mode_name(std::get<2>(test_info.param));
+        for (auto& c : name)
+            if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+        return name;
+    });
+
+// The tutorial's 1-D example, [17 76 17 84 29] with [3 9 3] / 15, as a 3x3 filter whose only
+// non-zero row is the middle one, on a 5x3 image whose rows all hold that sequence. Inside:
+// 52.4, 42.2, 59.6. At the ends each border supplies a different neighbour, e.g. on the left
+// replicate (17*3 + 17*9 + 76*3) / 15 = 28.8 and constant (0 + 17*9 + 76*3) / 15 = 25.4.
+const Image tutorial_rows{5, 3, 1, {17, 76, 17, 84, 29, 17, 76, 17, 84, 29, 17, 76, 17, 84, 29}};
+
+FirCoefficients tutorial_1d_weights()
+{
+    return parse_fir_coefficients("0,0,0,3,9,3,0,0,0", 15);
+}
+
+std::vector<double> three_rows_of(const std::vector<double>& row)
+{
+    std::vector<double> rows;
+    for (int r = 0; r < 3; ++r) rows.insert(rows.end(), row.begin(), row.end());
+    return rows;
+}
+
+const std::map<Border, std::vector<double>> tutorial_answers{
+    {Border::replicate, three_rows_of({28.8, 52.4, 42.2, 59.6, 40.0})},
+    {Border::reflect101, three_rows_of({40.6, 52.4, 42.2, 59.6, 51.0})},
+    {Border::constant, three_rows_of({25.4, 52.4, 42.2, 59.6, 34.2})},
+    // Only the middle row's interior has its whole window inside.
+    {Border::none, {0, 0, 0, 0, 0, 0, 52.4, 42.2, 59.6, 0, 0, 0, 0, 0, 0}}};
+
+void expect_near_each(const std::vector<double>& actual, const std::vector<double>& expected,
+                      double tolerance, const std::string& what)
+{
+    ASSERT_EQ(actual.size(), expected.size()) << what;
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        EXPECT_NEAR(actual[i], expected[i], tolerance) << what << ", pixel " << i;
+}
+
+std::vector<double> to_double(const std::vector<float>& values)
+{
+    return std::vector<double>(values.begin(), values.end());
+}
+
+// Every work-group shape the tuner may choose gives the reference's result on awkward sizes and
+// every border: the shapes change which work-items share a group, and the partial groups at the
+// right and bottom edges, never the output.
+TEST(FirWorkGroups, EveryCandidateShapeMatchesReference)
+{
+    std::uint32_t seed = 500;
+    for (const Border border :
+         {Border::replicate, Border::reflect101, Border::constant, Border::none}) {
+        FirFilter& filter = filter_for(border, MemoryMode::copy);
+        for (const WorkGroupShape& group : fir_candidates()) {
+            filter.set_work_group(group.x, group.y);
+            for (const auto& size : test::awkward_sizes()) {
+                const Image image = test::random_grey_image(size.width, size.height, seed);
+                const FirCoefficients coefficients = random_coefficients(seed);
+                const float poison = poisons[seed++ % 2];
+                const std::vector<double> expected = fir_reference(image, coefficients, border);
+                const std::vector<float> actual =
+                    run_on_device(filter, coefficients, image, poison);
+                EXPECT_EQ(filter.launch_size().local[0], group.x);
+                EXPECT_EQ(filter.launch_size().local[1], group.y);
+                ASSERT_LE(max_abs_difference(actual, expected), fir_tolerance(coefficients))
+                    << "work-group " << shape_text(group) << " at " << test::size_name(size)
+                    << ", border " << border_name(border);
+            }
+        }
+        filter.set_work_group(32, 8);  // the default, for the other tests
+    }
+}
+
+TEST(FirWorkGroups, AShapeOverTheKernelsLimitIsAUsageErrorNamingIt)
+{
+    FirFilter& filter = filter_for(Border::replicate, MemoryMode::copy);
+    try {
+        filter.set_work_group(4096, 2);
+        FAIL() << "4096x2 accepted";
+    } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("the fir_float kernel runs at most"),
+                  std::string::npos)
+            << error.what();
+    }
+    EXPECT_THROW(filter.set_work_group(32, 0), UsageError);
+    filter.set_work_group(32, 8);
+}
+
+TEST(FirTuning, MeasuresPerBorderThenAnswersFromTheCache)
+{
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("sdk-fir-tuning-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    ::setenv("SDK_TUNING_CACHE", (folder / "tuning.txt").c_str(), 1);
+    const auto measured = choose_fir_work_group(test_context(), Border::replicate, 200, 100);
+    EXPECT_FALSE(measured.from_cache);
+    EXPECT_TRUE(measured.cached);
+    ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
+    EXPECT_EQ(measured.candidates.size(), fir_candidates().size());
+    EXPECT_GT(measured.contest.median_ms[measured.contest.winner], 0.0);
+    const auto cached = choose_fir_work_group(test_context(), Border::replicate, 256, 256);
+    EXPECT_TRUE(cached.from_cache);
+    EXPECT_EQ(shape_text(cached.choice), shape_text(measured.choice));
+    EXPECT_FALSE(choose_fir_work_group(test_context(), Border::none, 256, 256).from_cache);
+    EXPECT_FALSE(
+        choose_fir_work_group(test_context(), Border::replicate, 256, 256, Tuning::retune)
+            .from_cache);
+    ::unsetenv("SDK_TUNING_CACHE");
+    std::filesystem::remove_all(folder);
+}
+
+TEST(FirReference, KnownAnswerFromTheTutorial)
+{
+    for (const auto& [border, expected] : tutorial_answers)
+        expect_near_each(fir_reference(tutorial_rows, tutorial_1d_weights(), border), expected,
+                         1e-12, border_name(border));
+}
+
+TEST(FirKernel, KnownAnswerFromTheTutorialOnTheDevice)
+{
+    for (const auto& [border, expected] : tutorial_answers)
+        for (const float poison : poisons)
+            expect_near_each(to_double(run_on_device(filter_for(border), tutorial_1d_weights(),
+                                                     tutorial_rows, poison)),
+                             expected, kFirTolerance, border_name(border));
+}
+
+// A single bright pixel picks out each weight: a correlation centred on the output pixel gives
+// out[y + j][x + i] = weight(1 - j, 1 - i) * 100 around it, the weights turned by 180 degrees.
+// A convolution would not turn them, and the tutorial's kernel would shift them up and left.
+// 12x5 puts the impulse under an interior work-item (columns 4..7) as well as edge ones.
+TEST(FirKernel, CorrelationCentredOnThePixel)
+{
+    Image impulse{12, 5, 1, std::vector<std::uint8_t>(60, 0)};
+    impulse.pixels[2 * 12 + 6] = 100;
+    const FirCoefficients weights = parse_fir_coefficients("1,2,3,4,5,6,7,8,9", 1);
+    std::vector<double> expected(60, 0.0);
+    for (int j = -1; j <= 1; ++j)
+        for (int i = -1; i <= 1; ++i)
+            expected[static_cast<std::size_t>((2 + j) * 12 + 6 + i)] =
+                100.0 * weights.weight(1 - j, 1 - i);
+    for (const Border border : {Border::replicate, Border::reflect101, Border::constant,
+                                Border::none}) {
+        expect_near_each(fir_reference(impulse, weights, border), expected, 1e-12,
+                         "reference, " + border_name(border));
+        expect_near_each(
+            to_double(run_on_device(filter_for(border), weights, impulse, poisons[0])), expected,
+            kFirTolerance, "device, " + border_name(border));
+    }
+}
+
+TEST(FirKernel, NewWeightsNeedNoRebuild)
+{
+    const Image image = test::random_grey_image(37, 11, 99);
+    FirFilter& filter = filter_for(Border::reflect101);
+    for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+        const FirCoefficients coefficients = random_coefficients(seed);
+        EXPECT_LE(max_abs_difference(run_on_device(filter, coefficients, image, poisons[1]),
+                                     fir_reference(image, coefficients, Border::reflect101)),
+                  kFirTolerance);
+    }
+}
+
+// Weights set after the upload reach the kernel too: set_coefficients rebinds the arguments.
+TEST(FirKernel, NewWeightsNeedNoNewUpload)
+{
+    const Image image = test::random_grey_image(37, 11, 98);
+    FirFilter& filter = filter_for(Border::replicate);
+    filter.upload(image);
+    for (std::uint32_t seed = 4; seed <= 6; ++seed) {
+        const FirCoefficients coefficients = random_coefficients(seed);
+        filter.set_coefficients(coefficients);
+        filter.fill_output(poisons[0]);
+        filter.run();
+        EXPECT_LE(max_abs_difference(filter.download(),
+                                     fir_reference(image, coefficients, Border::replicate)),
+                  kFirTolerance);
+    }
+}
+
+TEST(FirFilter, LaunchesOneWorkItemPerFourOutputsAndMovesEightBytesPerPixel)
+{
+    FirFilter& filter = filter_for(Border::replicate);
+    filter.upload(test::random_grey_image(17, 5, 1));
+    EXPECT_GE(filter.launch_size().global[0], 5u);  // ceil(17 / 4)
+    EXPECT_LT(filter.launch_size().global[0], 5u + filter.launch_size().local[0]);
+    EXPECT_GE(filter.launch_size().global[1], 5u);
+    EXPECT_EQ(filter.bytes_moved(), 8u * 17 * 5);
+}
+
+TEST(FirFilter, RefusesAnImageLargerThanTheKernelsAddress)
+{
+    // Not allocated on the host: the size check comes before any buffer.
+    Image huge{1, 1, 1, {0}};
+    huge.width = 1u << 15;
+    huge.height = 1u << 16;  // 2^31 pixels: past what the kernels address
+    EXPECT_THROW(filter_for(Border::replicate).upload(huge), std::runtime_error);
+}
+
+TEST(FirFilter, RefusesAColourImage)
+{
+    const Image rgb{2, 2, 3, std::vector<std::uint8_t>(12, 0)};
+    EXPECT_THROW(filter_for(Border::replicate).upload(rgb), std::invalid_argument);
+}
+
+TEST(FirReference, ToEightBitRoundsHalvesUpAndClamps)
+{
+    EXPECT_EQ(to_8bit(0.0), 0);
+    EXPECT_EQ(to_8bit(0.49), 0);
+    EXPECT_EQ(to_8bit(0.5), 1);
+    EXPECT_EQ(to_8bit(52.4), 52);
+    EXPECT_EQ(to_8bit(59.6), 60);
+    EXPECT_EQ(to_8bit(254.5), 255);
+    EXPECT_EQ(to_8bit(255.49), 255);
+    EXPECT_EQ(to_8bit(1000.0), 255);
+    EXPECT_EQ(to_8bit(-0.5), 0);
+    EXPECT_EQ(to_8bit(-300.0), 0);
+    EXPECT_EQ(to_8bit(std::numeric_limits<double>::quiet_NaN()), 0);
+    EXPECT_EQ(to_8bit(std::vector<float>{-1.0f, 127.5f, 300.0f}),
+              (std::vector<std::uint8_t>{0, 128, 255}));
+}
+
+TEST(FirReference, MaxAbsDifferenceTreatsNanAndSizeMismatchAsInfinite)
+{
+    const double infinity = std::numeric_limits<double>::infinity();
+    EXPECT_DOUBLE_EQ(max_abs_difference({1.0f, 2.5f, -3.0f}, {1.0, 2.0, -1.0}), 2.0);
+    EXPECT_EQ(max_abs_difference({}, {}), 0.0);
+    EXPECT_EQ(max_abs_difference({1.0f, std::numeric_limits<float>::quiet_NaN()}, {1.0, 2.0}),
+              infinity);
+    EXPECT_EQ(max_abs_difference({1.0f}, {1.0, 2.0}), infinity);
+}
+
+// The sample's outputs and its check against the reference (kernels/fir/fir_outputs.hpp).
+
+std::vector<float> to_float(const std::vector<double>& values)
+{
+    return std::vector<float>(values.begin(), values.end());
+}
+
+TEST(FirOutputs, VerifyPassesOnTheReferencesOwnOutput)
+{
+    const Image image = test::random_grey_image(37, 23, 5);
+    const FirCoefficients coefficients = random_coefficients(5);
+    for (const Border border : {Border::replicate, Border::reflect101, Border::constant,
+                                Border::none}) {
+        const std::vector<float> output = to_float(fir_reference(image, coefficients, border));
+        std::ostringstream log;
+        EXPECT_GE(verify_fir(log, image, coefficients, border, output), 0.0) << border_name(border);
+        EXPECT_NE(log.str().find("Verify:"), std::string::npos) << border_name(border);
+    }
+}
+
+TEST(FirOutputs, VerifyThrowsOnAChangedPixel)
+{
+    const Image image = test::random_grey_image(37, 23, 6);
+    const FirCoefficients coefficients;
+    const std::vector<float> good = to_float(fir_reference(image, coefficients, Border::replicate));
+    std::ostringstream log;
+    // A change ten times the tolerance, a NaN (an unwritten pixel) and a missing pixel.
+    std::vector<float> changed = good;
+    changed[23 * 37 / 2] += static_cast<float>(10 * kFirTolerance);
+    std::vector<float> unwritten = good;
+    unwritten.back() = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> short_by_one(good.begin(), good.end() - 1);
+    for (const auto* output : {&changed, &unwritten, &short_by_one})
+        EXPECT_THROW(verify_fir(log, image, coefficients, Border::replicate, *output),
+                     std::runtime_error);
+    EXPECT_EQ(log.str(), "");
+}
+
+TEST(FirOutputs, SaveRawWritesTheFloatsAndTheLuminance)
+{
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("sdk-fir-outputs-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    const Image image = test::random_grey_image(13, 7, 7);
+    const std::vector<float> output = to_float(fir_reference(image, {}, Border::reflect101));
+
+    write_fir_raw(folder / "raw", image, output);
+    EXPECT_EQ(read_file(folder / "raw" / "output.npy"), encode_npy(output, 7, 13));
+    EXPECT_EQ(read_file(folder / "raw" / "luminance.npy"), encode_npy(image.pixels, 7, 13));
+    EXPECT_EQ(fir_output_paths(folder / "output.bmp", folder / "raw"),
+              (std::vector<std::filesystem::path>{folder / "output.bmp", folder / "raw" / "output.npy",
+                                                  folder / "raw" / "luminance.npy"}));
+    std::filesystem::remove_all(folder);
+}
+
+// --coefficients and --divisor.
+
+TEST(FirCoefficients, DefaultsAreTheTutorials)
+{
+    const FirCoefficients parsed = parse_fir_coefficients(kDefaultFirNumerators, 256);
+    EXPECT_EQ(parsed.numerators, FirCoefficients{}.numerators);
+    EXPECT_EQ(parsed.divisor, 256);
+    EXPECT_EQ(parsed.to_string(), "[30 5 6; 19 30 9; 15 5 40] / 256");
+    EXPECT_DOUBLE_EQ(parsed.weight(0, 0), 30.0 / 256);  // row above, left
+    EXPECT_DOUBLE_EQ(parsed.weight(2, 2), 40.0 / 256);  // row below, right
+    EXPECT_FLOAT_EQ(parsed.float_weights()[5], 9.0f / 256);
+    EXPECT_DOUBLE_EQ(parsed.weight_sum(), 159.0 / 256);
+    EXPECT_FALSE(may_saturate(parsed));
+}
+
+TEST(FirCoefficients, AcceptsDecimalsNegativesAndSpaces)
+{
+    const FirCoefficients parsed = parse_fir_coefficients("-1.5, 0.25,3,-4,5,.5,-0,7e-1,8", -2);
+    EXPECT_EQ(parsed.numerators,
+              (std::array<double, 9>{-1.5, 0.25, 3, -4, 5, 0.5, 0, 0.7, 8}));
+    EXPECT_EQ(parsed.divisor, -2);
+    EXPECT_DOUBLE_EQ(parsed.weight(1, 0), 2.0);
+    EXPECT_DOUBLE_EQ(parsed.weight(0, 1), -0.125);
+}
+
+TEST(FirCoefficients, WrongCountIsAUsageError)
+{
+    for (const char* text : {"", "1,2,3", "1,2,3,4,5,6,7,8", "1,2,3,4,5,6,7,8,9,10",
+                             "1,2,3,4,5,6,7,8,9,", "1;2;3;4;5;6;7;8;9"})
+        EXPECT_THROW(parse_fir_coefficients(text, 256), UsageError) << "'" << text << "'";
+}
+
+TEST(FirCoefficients, NonNumberIsAUsageError)
+{
+    for (const char* text : {"a,2,3,4,5,6,7,8,9", "1,2,3,4,5x,6,7,8,9", "1,,3,4,5,6,7,8,9",
+                             "1,2,3,4,5,6,7,8, ", "1,2,3,4,5 6,7,8,9", "nan,2,3,4,5,6,7,8,9",
+                             "1,2,3,4,inf,6,7,8,9", "0x10,2,3,4,5,6,7,8,9", "1,2,3,4,5,6,7,8,--9"})
+        EXPECT_THROW(parse_fir_coefficients(text, 256), UsageError) << "'" << text << "'";
+}
+
+TEST(FirCoefficients, DivisorZeroIsAUsageError)
+{
+    EXPECT_THROW(parse_fir_coefficients(kDefaultFirNumerators, 0), UsageError);
+    EXPECT_THROW(parse_fir_coefficients(kDefaultFirNumerators, -0.0), UsageError);
+    EXPECT_THROW(parse_fir_coefficients(kDefaultFirNumerators,
+                                        std::numeric_limits<double>::quiet_NaN()),
+                 UsageError);
+    EXPECT_THROW(parse_fir_coefficients(kDefaultFirNumerators,
+                                        std::numeric_limits<double>::infinity()),
+                 UsageError);
+}
+
+TEST(FirCoefficients, WeightTooLargeForFloatIsAUsageError)
+{
+    EXPECT_THROW(parse_fir_coefficients("1e300,0,0,0,0,0,0,0,0", 1), UsageError);
+    EXPECT_THROW(parse_fir_coefficients("1,0,0,0,0,0,0,0,0", 1e-300), UsageError);
+}
+
+TEST(FirCoefficients, WeightsWhoseSumCanOverflowAFloatAreAUsageError)
+{
+    // Each weight fits a float (3.4e38); 255 x their sum over a white window does not.
+    EXPECT_THROW(parse_fir_coefficients("1e36,1e36,1e36,1e36,1e36,1e36,1e36,1e36,1e36", 1), UsageError);
+    EXPECT_THROW(parse_fir_coefficients("-1e36,1e36,-1e36,1e36,-1e36,1e36,-1e36,1e36,-1e36", 1),
+                 UsageError);  // signs do not help: the window may be white where they are positive
+    EXPECT_NO_THROW(parse_fir_coefficients("1e35,0,0,0,0,0,0,0,0", 1));
+    EXPECT_DOUBLE_EQ(largest_output(parse_fir_coefficients("1,-2,0,0,0,0,0,0,0", 1)), 255 * 3);
+}
+
+TEST(FirReference, ToleranceGrowsWithTheLargestOutput)
+{
+    EXPECT_NEAR(fir_tolerance(FirCoefficients{}), 1.0944e-3, 1e-7);  // largest output 158.4
+    const FirCoefficients large = parse_fir_coefficients(
+        "1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567", 1);
+    EXPECT_NEAR(fir_tolerance(large), 1.7, 0.05);
+}
+
+// Weights of 1234.567: outputs near 2.8 million, where a float's last digit is 0.25. The float
+// kernel cannot come within 0.001 of the double reference, and does come within fir_tolerance.
+TEST(FirKernel, LargeWeightsAreJudgedRelativeToTheirMagnitude)
+{
+    const FirCoefficients large = parse_fir_coefficients(
+        "1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567", 1);
+    const Image image = test::random_grey_image(61, 17, 1234);
+    const double error = max_abs_difference(
+        run_on_device(filter_for(Border::replicate), large, image, poisons[0]),
+        fir_reference(image, large, Border::replicate));
+    EXPECT_GT(error, kFirTolerance) << "an absolute tolerance would have failed this";
+    EXPECT_LE(error, fir_tolerance(large));
+}
+
+TEST(FirCoefficients, MaySaturateWhenTheWeightsSumAboveOne)
+{
+    EXPECT_TRUE(may_saturate(parse_fir_coefficients("0,0,0,0,1.1,0,0,0,0", 1)));
+    EXPECT_TRUE(may_saturate(parse_fir_coefficients("1,1,1,1,1,1,1,1,1", 8)));
+    EXPECT_FALSE(may_saturate(parse_fir_coefficients("1,1,1,1,1,1,1,1,1", 9)));
+    EXPECT_FALSE(may_saturate(parse_fir_coefficients("1,1,1,0,0,0,0,0,0", 3)));
+    // Sharpening sums to exactly 1: allowed without a warning.
+    EXPECT_FALSE(may_saturate(parse_fir_coefficients("-1,-1,-1,-1,9,-1,-1,-1,-1", 1)));
+}
+
+}  // namespace
+}  // namespace sdk

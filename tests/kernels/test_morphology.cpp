@@ -1,0 +1,560 @@
+// Packed-bit morphology against the per-pixel C++ reference, bit for bit: every operation and
+// shape on awkward sizes and three densities, regions of interest at the edges and inside,
+// binarise + pack and unpack on their own, the blog's diagonal-gap example, and median step times.
+#include "kernels/morphology/morphology_filter.hpp"
+#include "kernels/morphology/morphology_reference.hpp"
+#include "kernels/morphology/morphology_tuning.hpp"
+#include "common/runtime/errors.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <random>
+#include <tuple>
+
+namespace sdk {
+
+// Names in test output instead of GoogleTest's bytes of an enum.
+void PrintTo(MorphologyShape shape, std::ostream* out) { *out << shape_name(shape); }
+void PrintTo(MorphologyOperation operation, std::ostream* out)
+{
+    *out << operation_name(operation);
+}
+
+namespace {
+
+using test::test_context;
+
+// Runs alternate between two poisons, so a byte a kernel fails to write cannot match both times.
+constexpr std::uint8_t poisons[] = {0x5A, 0xA5};
+
+// Uniform random luminance above a threshold T is foreground with probability (256 - T) / 256.
+struct Density {
+    const char* name;
+    std::uint8_t threshold;
+};
+constexpr Density densities[] = {{"near-empty", 251}, {"half", 128}, {"near-full", 6}};
+
+const MorphologyOperation all_operations[] = {
+    MorphologyOperation::dilate, MorphologyOperation::erode, MorphologyOperation::close,
+    MorphologyOperation::open};
+
+// Building a program costs ~0.3 s on PoCL: keep one filter per shape.
+// Never destroyed: releasing OpenCL objects from static destructors at exit races the
+// runtime's own teardown.
+MorphologyFilter& filter_for(MorphologyShape shape, MemoryMode memory = MemoryMode::copy)
+{
+    static auto* filters =
+        new std::map<std::pair<MorphologyShape, MemoryMode>, std::unique_ptr<MorphologyFilter>>;
+    auto& filter = (*filters)[{shape, memory}];
+    if (!filter) filter = std::make_unique<MorphologyFilter>(test_context(), shape, memory);
+    return *filter;
+}
+
+struct DeviceResult {
+    std::vector<std::uint8_t> output;
+    PackedBitmap packed_result;
+};
+
+DeviceResult run_on_device(MorphologyFilter& filter, const Image& luminance,
+                           const Binarisation& binarisation, MorphologyOperation operation,
+                           const Roi& roi, std::uint8_t poison)
+{
+    filter.upload(luminance);
+    filter.fill_outputs(poison);
+    filter.run(binarisation, operation, roi);
+    DeviceResult result;
+    result.output = filter.download();
+    result.packed_result = filter.download_packed_result();
+    return result;
+}
+
+// The unpacked form of a mask: 255 for foreground, 0 for background.
+std::vector<std::uint8_t> white_on_black(const Image& mask)
+{
+    std::vector<std::uint8_t> pixels(mask.pixels.size());
+    for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = mask.pixels[i] ? 255 : 0;
+    return pixels;
+}
+
+// The reference's unpack: each bit of a packed bitmap as a 0 or 255 byte.
+std::vector<std::uint8_t> expand(const PackedBitmap& bitmap)
+{
+    std::vector<std::uint8_t> pixels;
+    for (std::size_t y = 0; y < bitmap.height; ++y)
+        for (std::size_t x = 0; x < bitmap.width; ++x)
+            pixels.push_back((bitmap.bits[y * bitmap.row_pitch + x / 8] >> (7 - x % 8)) & 1 ? 255
+                                                                                           : 0);
+    return pixels;
+}
+
+std::string describe(const test::Size& size, const char* density, const Roi& roi)
+{
+    return test::size_name(size) + ", " + density + ", region " + roi_text(roi);
+}
+
+// Checks one run against the reference: the unpacked output, and the packed result word for
+// word, which also proves that every padding bit and byte past the width is 0.
+void expect_matches_reference(MorphologyShape shape, MorphologyOperation operation,
+                              const Image& luminance, const Binarisation& binarisation,
+                              const Roi& roi, std::uint8_t poison, const std::string& what)
+{
+    MorphologyFilter& filter = filter_for(shape);
+    const Image expected =
+        morphology_reference(binarise_reference(luminance, binarisation), operation, shape, roi);
+    const DeviceResult actual =
+        run_on_device(filter, luminance, binarisation, operation, roi, poison);
+    ASSERT_EQ(actual.output, white_on_black(expected)) << what;
+    ASSERT_EQ(actual.packed_result.bits, pack_bitmap(expected, filter.row_pitch()).bits) << what;
+}
+
+// Regions along every edge of a width x height image, 1x1 ones, the whole image and an inner one.
+std::vector<Roi> regions_of(std::size_t width, std::size_t height)
+{
+    const std::size_t half_width = width / 2;
+    const std::size_t half_height = height / 2;
+    return {
+        whole_image(width, height),
+        {0, 0, 1, 1},                                               // 1x1 in the top-left corner
+        {width - 1, height - 1, 1, 1},                              // 1x1, bottom-right corner
+        {half_width, half_height, 1, 1},                            // 1x1 in the middle
+        {0, 0, half_width + 1, half_height + 1},                    // touches the top and left
+        {half_width, half_height, width - half_width, height - half_height},  // bottom and right
+        {width - 1, 0, 1, height},                                  // the last column
+        {0, height - 1, width, 1},                                  // the last row
+        {width / 4, height / 4, width - width / 2, height - height / 2},      // inside
+    };
+}
+
+// The same pipeline with mapped buffers (--memory map): every op and shape, awkward sizes, half
+// density, whole image.
+void expect_reference_results_in(MemoryMode memory)
+{
+    std::uint32_t seed = 7;
+    for (const auto shape : {MorphologyShape::square, MorphologyShape::diamond})
+        for (const auto operation : {MorphologyOperation::dilate, MorphologyOperation::erode,
+                                     MorphologyOperation::close, MorphologyOperation::open})
+            for (const auto& size : test::awkward_sizes()) {
+                const Image luminance = test::random_grey_image(size.width, size.height, seed++);
+                const Roi roi = whole_image(size.width, size.height);
+                const Image expected = morphology_reference(
+                    binarise_reference(luminance, Binarisation{}), operation, shape, roi);
+                const DeviceResult actual =
+                    run_on_device(filter_for(shape, memory), luminance, Binarisation{},
+                                  operation, roi, 0xA5);
+                ASSERT_EQ(actual.output, white_on_black(expected))
+                    << test::size_name(size) << " " << operation_name(operation) << " "
+                    << shape_name(shape) << " " << memory_mode_name(memory);
+            }
+}
+
+TEST(MorphologyMemoryModes, MappedBuffersGiveTheReferenceResult)
+{
+    expect_reference_results_in(MemoryMode::map);
+}
+
+TEST(MorphologyMemoryModes, PinnedBuffersGiveTheReferenceResult)
+{
+    expect_reference_results_in(MemoryMode::pinned);
+}
+
+class MorphologyKernelTest
+    : public ::testing::TestWithParam<std::tuple<MorphologyShape, MorphologyOperation>> {};
+
+TEST_P(MorphologyKernelTest, MatchesReferenceOnAwkwardSizesAndDensities)
+{
+    const auto [shape, operation] = GetParam();
+    std::uint32_t seed = 1;
+    for (const auto& size : test::awkward_sizes()) {
+        for (const Density& density : densities) {
+            for (const std::uint8_t poison : poisons) {
+                const Image luminance = test::random_grey_image(size.width, size.height, seed++);
+                const Roi roi = whole_image(size.width, size.height);
+                expect_matches_reference(shape, operation, luminance, {density.threshold, false},
+                                         roi, poison, describe(size, density.name, roi));
+                if (HasFatalFailure()) return;
+            }
+        }
+    }
+}
+
+TEST_P(MorphologyKernelTest, MatchesReferenceInRegionsOfInterest)
+{
+    const auto [shape, operation] = GetParam();
+    std::uint32_t seed = 1000;
+    for (const auto& size : test::awkward_sizes()) {
+        for (const Roi& roi : regions_of(size.width, size.height)) {
+            for (const Density& density : densities) {
+                const Image luminance = test::random_grey_image(size.width, size.height, seed);
+                expect_matches_reference(shape, operation, luminance, {density.threshold, false},
+                                         roi, poisons[seed++ % 2],
+                                         describe(size, density.name, roi));
+                if (HasFatalFailure()) return;
+            }
+        }
+    }
+}
+
+// Regions at arbitrary bit offsets in an image wide enough for interior words, whose whole
+// neighbourhood lies inside the region and which take the kernel's direct-load path.
+TEST_P(MorphologyKernelTest, MatchesReferenceInRandomRegionsOfALargerImage)
+{
+    const auto [shape, operation] = GetParam();
+    const test::Size size{300, 40};
+    std::mt19937 generator(77);
+    for (int i = 0; i < 24; ++i) {
+        std::uniform_int_distribution<std::size_t> x(0, size.width - 1);
+        std::uniform_int_distribution<std::size_t> y(0, size.height - 1);
+        Roi roi{x(generator), y(generator), 0, 0};
+        roi.width = std::uniform_int_distribution<std::size_t>(1, size.width - roi.x)(generator);
+        roi.height = std::uniform_int_distribution<std::size_t>(1, size.height - roi.y)(generator);
+        const Density& density = densities[i % 3];
+        const Image luminance = test::random_grey_image(size.width, size.height, 5000u + i);
+        expect_matches_reference(shape, operation, luminance, {density.threshold, i % 2 == 1}, roi,
+                                 poisons[i % 2], describe(size, density.name, roi));
+        if (HasFatalFailure()) return;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllShapesAndOperations, MorphologyKernelTest,
+    ::testing::Combine(::testing::Values(MorphologyShape::square, MorphologyShape::diamond),
+                       ::testing::ValuesIn(all_operations)),
+    [](const auto& test_info) {
+        return shape_name(std::get<0>(test_info.param)) + "_" +
+               operation_name(std::get<1>(test_info.param));
+    });
+
+// Every work-group shape the tuner may choose for the passes gives the reference's result bit
+// for bit: the shapes change which work-items share a group, and the partial groups at the
+// right and bottom edges, never the output.
+TEST(MorphologyWorkGroups, EveryCandidateShapeMatchesReference)
+{
+    std::uint32_t seed = 900;
+    for (const MorphologyShape shape : {MorphologyShape::square, MorphologyShape::diamond}) {
+        MorphologyFilter& filter = filter_for(shape);
+        for (const WorkGroupShape& group : morphology_candidates()) {
+            filter.set_work_group(group.x, group.y);
+            for (const auto& size : test::awkward_sizes()) {
+                const Image luminance = test::random_grey_image(size.width, size.height, seed);
+                // A closing and an opening run both passes, in both orders.
+                for (const MorphologyOperation operation :
+                     {MorphologyOperation::close, MorphologyOperation::open})
+                    for (const Roi& roi : {whole_image(size.width, size.height),
+                                           regions_of(size.width, size.height).back()})
+                        expect_matches_reference(shape, operation, luminance, {128, false}, roi,
+                                                 poisons[seed++ % 2],
+                                                 describe(size, shape_text(group).c_str(), roi));
+            }
+        }
+        filter.set_work_group(16, 8);  // the default, for the other tests
+    }
+}
+
+TEST(MorphologyWorkGroups, AShapeOverTheKernelsLimitIsAUsageErrorNamingIt)
+{
+    MorphologyFilter& filter = filter_for(MorphologyShape::square);
+    try {
+        filter.set_work_group(4096, 4096);
+        FAIL() << "4096x4096 accepted";
+    } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("work-items a group on this device"),
+                  std::string::npos)
+            << error.what();
+    }
+    EXPECT_THROW(filter.set_work_group(0, 8), UsageError);
+    filter.set_work_group(16, 8);
+}
+
+TEST(MorphologyTuning, MeasuresThenAnswersFromTheCache)
+{
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("sdk-morphology-tuning-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    ::setenv("SDK_TUNING_CACHE", (folder / "tuning.txt").c_str(), 1);
+    const auto measured =
+        choose_morphology_work_group(test_context(), MorphologyShape::diamond, 200, 100);
+    EXPECT_FALSE(measured.from_cache);
+    EXPECT_TRUE(measured.cached);
+    ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
+    EXPECT_EQ(measured.candidates.size(), morphology_candidates().size());
+    EXPECT_NE(describe_measurement(measured).find("7 candidates, 5 rounds each"),
+              std::string::npos)
+        << describe_measurement(measured);
+    const auto cached =
+        choose_morphology_work_group(test_context(), MorphologyShape::diamond, 256, 256);
+    EXPECT_TRUE(cached.from_cache);
+    EXPECT_EQ(shape_text(cached.choice), shape_text(measured.choice));
+    // The other structuring element is another entry; --retune measures again.
+    EXPECT_FALSE(
+        choose_morphology_work_group(test_context(), MorphologyShape::square, 256, 256).from_cache);
+    EXPECT_FALSE(choose_morphology_work_group(test_context(), MorphologyShape::diamond, 256, 256,
+                                              Tuning::retune)
+                     .from_cache);
+    ::unsetenv("SDK_TUNING_CACHE");
+    std::filesystem::remove_all(folder);
+}
+
+TEST(MorphologyPacking, BinariseAndPackMatchesReference)
+{
+    MorphologyFilter& filter = filter_for(MorphologyShape::diamond);
+    std::uint32_t seed = 2000;
+    for (const auto& size : test::awkward_sizes()) {
+        for (const int threshold : {0, 1, 128, 255}) {
+            for (const bool invert : {false, true}) {
+                const Image luminance = test::random_grey_image(size.width, size.height, seed);
+                const Binarisation binarisation{static_cast<std::uint8_t>(threshold), invert};
+                filter.upload(luminance);
+                filter.fill_outputs(poisons[seed++ % 2]);
+                filter.binarise_and_pack(binarisation);
+                const PackedBitmap packed = filter.download_packed_input();
+                // Rows of ceil(width / 32) words, bytes in PBM order, zeros past the width.
+                ASSERT_EQ(packed.row_pitch, 4 * ((size.width + 31) / 32));
+                ASSERT_EQ(packed.bits,
+                          pack_bitmap(binarise_reference(luminance, binarisation), packed.row_pitch)
+                              .bits)
+                    << test::size_name(size) << ", threshold " << threshold << ", invert "
+                    << invert;
+            }
+        }
+    }
+}
+
+TEST(MorphologyPacking, UnpackRestoresTheBinarisedImage)
+{
+    MorphologyFilter& filter = filter_for(MorphologyShape::square);
+    std::uint32_t seed = 3000;
+    for (const auto& size : test::awkward_sizes()) {
+        const Image luminance = test::random_grey_image(size.width, size.height, seed);
+        const Binarisation binarisation{128, seed % 2 == 1};
+        filter.upload(luminance);
+        filter.fill_outputs(poisons[seed++ % 2]);
+        filter.binarise_and_pack(binarisation);
+        filter.unpack();  // no pass: the packed input itself
+        ASSERT_EQ(filter.download(), white_on_black(binarise_reference(luminance, binarisation)))
+            << test::size_name(size);
+    }
+}
+
+TEST(MorphologyPacking, UnpackExpandsEveryBitOfThePackedResult)
+{
+    MorphologyFilter& filter = filter_for(MorphologyShape::diamond);
+    std::uint32_t seed = 4000;
+    for (const auto& size : test::awkward_sizes()) {
+        const Image luminance = test::random_grey_image(size.width, size.height, seed);
+        const DeviceResult result =
+            run_on_device(filter, luminance, {128, false}, MorphologyOperation::close,
+                          whole_image(size.width, size.height), poisons[seed++ % 2]);
+        ASSERT_EQ(result.output, expand(result.packed_result)) << test::size_name(size);
+    }
+}
+
+// The blog's example: two pixels one diagonal step apart, (2, 2) and (4, 4). The square's
+// closing leaves the gap at (3, 3); the diamond reaches two pixels straight out, so its dilations
+// overlap enough that the erosion keeps (3, 3) and the pixels join.
+Image two_diagonal_pixels()
+{
+    Image luminance{7, 7, 1, std::vector<std::uint8_t>(49, 0)};
+    luminance.pixels[2 * 7 + 2] = 255;
+    luminance.pixels[4 * 7 + 4] = 255;
+    return luminance;
+}
+
+Image expected_closing(bool joined)
+{
+    Image mask{7, 7, 1, std::vector<std::uint8_t>(49, 0)};
+    mask.pixels[2 * 7 + 2] = 1;
+    mask.pixels[4 * 7 + 4] = 1;
+    if (joined) mask.pixels[3 * 7 + 3] = 1;
+    return mask;
+}
+
+TEST(MorphologyKnownAnswer, DiamondClosingJoinsADiagonalGapAndSquareDoesNot)
+{
+    const Image luminance = two_diagonal_pixels();
+    const Image mask = binarise_reference(luminance, {});
+    const Roi roi = whole_image(7, 7);
+    const Image diamond = morphology_reference(mask, MorphologyOperation::close,
+                                               MorphologyShape::diamond, roi);
+    const Image square = morphology_reference(mask, MorphologyOperation::close,
+                                              MorphologyShape::square, roi);
+    EXPECT_EQ(diamond.pixels, expected_closing(true).pixels);
+    EXPECT_EQ(square.pixels, expected_closing(false).pixels);
+
+    const auto on_device = [&](MorphologyShape shape) {
+        const MorphologyOperation closing = MorphologyOperation::close;
+        return run_on_device(filter_for(shape), luminance, {}, closing, roi, 0x77).output;
+    };
+    EXPECT_EQ(on_device(MorphologyShape::diamond), white_on_black(expected_closing(true)));
+    EXPECT_EQ(on_device(MorphologyShape::square), white_on_black(expected_closing(false)));
+}
+
+TEST(MorphologyReference, StructuringElementsHave9And13Pixels)
+{
+    int square = 0;
+    int diamond = 0;
+    for (int dy = -3; dy <= 3; ++dy)
+        for (int dx = -3; dx <= 3; ++dx) {
+            square += in_structuring_element(MorphologyShape::square, dx, dy);
+            diamond += in_structuring_element(MorphologyShape::diamond, dx, dy);
+        }
+    EXPECT_EQ(square, 9);
+    EXPECT_EQ(diamond, 13);
+    EXPECT_TRUE(in_structuring_element(MorphologyShape::diamond, 0, -2));
+    EXPECT_FALSE(in_structuring_element(MorphologyShape::diamond, 1, -2));
+    EXPECT_TRUE(in_structuring_element(MorphologyShape::square, 1, -1));
+    EXPECT_FALSE(in_structuring_element(MorphologyShape::square, 2, 0));
+}
+
+TEST(MorphologyReference, DilatingOnePixelDrawsTheShape)
+{
+    Image mask{7, 7, 1, std::vector<std::uint8_t>(49, 0)};
+    mask.pixels[3 * 7 + 3] = 1;
+    for (const auto shape : {MorphologyShape::square, MorphologyShape::diamond}) {
+        const Image dilated = dilate_reference(mask, shape, whole_image(7, 7));
+        for (int y = 0; y < 7; ++y)
+            for (int x = 0; x < 7; ++x)
+                EXPECT_EQ(dilated.pixels[static_cast<std::size_t>(y * 7 + x)],
+                          in_structuring_element(shape, x - 3, y - 3) ? 1 : 0)
+                    << shape_name(shape) << " at (" << x << ", " << y << ")";
+    }
+}
+
+TEST(MorphologyReference, EdgesNeitherInventNorRemovePixels)
+{
+    const Image empty{5, 3, 1, std::vector<std::uint8_t>(15, 0)};
+    const Image full{5, 3, 1, std::vector<std::uint8_t>(15, 1)};
+    for (const auto shape : {MorphologyShape::square, MorphologyShape::diamond}) {
+        EXPECT_EQ(dilate_reference(empty, shape, whole_image(5, 3)).pixels, empty.pixels);
+        EXPECT_EQ(erode_reference(full, shape, whole_image(5, 3)).pixels, full.pixels);
+        // The same at a region's edge: the pixels outside it do not count.
+        EXPECT_EQ(erode_reference(empty, shape, {1, 1, 3, 1}).pixels, empty.pixels);
+        Image ring = full;
+        ring.pixels[2 * 5 + 2] = 0;  // just below the region {1, 0, 3, 2}
+        EXPECT_EQ(erode_reference(ring, shape, {0, 0, 5, 2}).pixels, ring.pixels);
+    }
+}
+
+TEST(MorphologyReference, OutsideTheRegionIsCopied)
+{
+    const Image luminance = test::random_grey_image(9, 6, 11);
+    const Image mask = binarise_reference(luminance, {});
+    const Roi roi{2, 1, 4, 3};
+    const Image dilated = dilate_reference(mask, MorphologyShape::diamond, roi);
+    for (std::size_t y = 0; y < 6; ++y) {
+        for (std::size_t x = 0; x < 9; ++x) {
+            const bool inside = x >= 2 && x < 6 && y >= 1 && y < 4;
+            if (!inside) {
+                EXPECT_EQ(dilated.pixels[y * 9 + x], mask.pixels[y * 9 + x]);
+            }
+        }
+    }
+}
+
+TEST(MorphologyReference, RefusesRegionsOutsideTheMask)
+{
+    const Image mask{4, 4, 1, std::vector<std::uint8_t>(16, 0)};
+    for (const Roi roi : {Roi{0, 0, 0, 1}, Roi{0, 0, 1, 0}, Roi{4, 0, 1, 1}, Roi{0, 3, 1, 2},
+                          Roi{1, 1, 4, 1}})
+        EXPECT_THROW(dilate_reference(mask, MorphologyShape::square, roi), std::invalid_argument)
+            << roi_text(roi);
+}
+
+TEST(MorphologyReference, BinarisesAtTheThreshold)
+{
+    const Image luminance{4, 1, 1, {0, 127, 128, 255}};
+    using Pixels = std::vector<std::uint8_t>;
+    EXPECT_EQ(binarise_reference(luminance, {128, false}).pixels, (Pixels{0, 0, 1, 1}));
+    EXPECT_EQ(binarise_reference(luminance, {128, true}).pixels, (Pixels{1, 1, 0, 0}));
+    EXPECT_EQ(binarise_reference(luminance, {0, false}).pixels, (Pixels{1, 1, 1, 1}));
+    EXPECT_EQ(binarise_reference(luminance, {0, true}).pixels, (Pixels{0, 0, 0, 0}));
+}
+
+TEST(MorphologyNames, RoundTrip)
+{
+    for (const auto& [name, shape] : morphology_shape_names()) EXPECT_EQ(shape_name(shape), name);
+    for (const auto& [name, operation] : morphology_operation_names())
+        EXPECT_EQ(operation_name(operation), name);
+    EXPECT_EQ(morphology_operation_names().size(), 4u);
+}
+
+TEST(MorphologyPasses, CloseDilatesThenErodesAndOpenTheReverse)
+{
+    using P = MorphologyPass;
+    EXPECT_EQ(passes_of(MorphologyOperation::dilate), std::vector<P>{P::dilate});
+    EXPECT_EQ(passes_of(MorphologyOperation::erode), std::vector<P>{P::erode});
+    EXPECT_EQ(passes_of(MorphologyOperation::close), (std::vector<P>{P::dilate, P::erode}));
+    EXPECT_EQ(passes_of(MorphologyOperation::open), (std::vector<P>{P::erode, P::dilate}));
+}
+
+TEST(MorphologyFilter, RefusesRegionsOutsideTheImageAndHugeImages)
+{
+    MorphologyFilter& filter = filter_for(MorphologyShape::square);
+    filter.upload(test::random_grey_image(10, 5, 1));
+    filter.fill_outputs(poisons[0]);
+    filter.binarise_and_pack({});
+    EXPECT_THROW(filter.run_pass(MorphologyPass::dilate, {5, 0, 6, 1}), std::invalid_argument);
+    EXPECT_THROW(filter.run_pass(MorphologyPass::dilate, {0, 0, 0, 1}), std::invalid_argument);
+    EXPECT_NO_THROW(filter.run_pass(MorphologyPass::dilate, {9, 4, 1, 1}));
+
+    Image huge{1, 1, 1, {0}};  // not allocated: the size check comes before any buffer
+    huge.width = 1u << 15;
+    huge.height = 1u << 16;  // 2^31 pixels: past what the kernels address
+    EXPECT_THROW(filter.upload(huge), std::runtime_error);
+    EXPECT_THROW(filter.upload(Image{3, 2, 1, {0, 0}}), std::invalid_argument);
+}
+
+TEST(MorphologyFilter, StepsAreNamedAndCountTheirBytes)
+{
+    MorphologyFilter& filter = filter_for(MorphologyShape::diamond);
+    const PipelineStep upload = filter.upload(test::random_grey_image(100, 3, 1));
+    filter.fill_outputs(poisons[1]);
+    const auto steps = filter.run({}, MorphologyOperation::open, whole_image(100, 3));
+    PipelineStep download;
+    filter.download(&download);
+    ASSERT_EQ(steps.size(), 4u);
+    EXPECT_EQ(upload.name, "upload");
+    EXPECT_EQ(steps[0].name, "binarise and pack");
+    EXPECT_EQ(steps[1].name, "erode (diamond)");
+    EXPECT_EQ(steps[2].name, "dilate (diamond)");
+    EXPECT_EQ(steps[3].name, "unpack");
+    EXPECT_EQ(download.name, "download");
+    EXPECT_EQ(filter.row_pitch(), 16u);  // 4 words of 32 pixels
+    EXPECT_EQ(upload.bytes, 300u);
+    EXPECT_EQ(steps[0].bytes, 300u + 48u);
+    EXPECT_EQ(steps[1].bytes, 96u);
+    EXPECT_EQ(steps[3].bytes, 48u + 300u);
+    const auto timings = step_timings(steps);
+    ASSERT_EQ(timings.size(), 4u);
+    for (const auto& timing : timings) EXPECT_LE(timing.start_ns, timing.end_ns) << timing.name;
+}
+
+TEST(MedianStepTimings, MedianGapAndDurationOfEachStep)
+{
+    const std::vector<std::vector<StepTiming>> runs{
+        {{"upload", 1000, 1100, 8}, {"kernel", 1200, 1500, 4}},
+        {{"upload", 5000, 5300, 8}, {"kernel", 5700, 5900, 4}},
+        {{"upload", 9000, 9200, 8}, {"kernel", 9250, 9350, 4}},
+    };
+    const auto medians = median_step_timings(runs);
+    ASSERT_EQ(medians.size(), 2u);
+    EXPECT_EQ(medians[0].start_ns, 0u);
+    EXPECT_EQ(medians[0].end_ns, 200u);    // durations 100, 300, 200
+    EXPECT_EQ(medians[1].start_ns, 300u);  // gaps 100, 400, 50
+    EXPECT_EQ(medians[1].end_ns, 500u);    // durations 300, 200, 100
+    EXPECT_EQ(medians[1].name, "kernel");
+    EXPECT_EQ(medians[1].bytes, 4u);
+
+    auto different = runs;
+    different[1][1].name = "other";
+    EXPECT_THROW(median_step_timings(different), std::invalid_argument);
+    EXPECT_TRUE(median_step_timings({}).empty());
+}
+
+}  // namespace
+}  // namespace sdk

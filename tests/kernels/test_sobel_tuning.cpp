@@ -1,0 +1,165 @@
+// --variant auto: Sobel's candidates, its lines in the tuning cache, and the measurement that
+// fills them (tests/kernels/test_tuning_cache.cpp tests the file itself, and
+// tests/common/runtime/test_choose_fastest.cpp the decision rule).
+#include "kernels/sobel/sobel_tuning.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sdk {
+namespace {
+
+std::filesystem::path fresh_cache(const std::string& name)
+{
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("sdk-tuning-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    return folder / "sub" / "tuning.txt";  // the folder is created on write
+}
+
+TEST(SobelTuningCandidates, SimplestFirst)
+{
+    const auto candidates = sobel_candidates(true);
+    ASSERT_EQ(candidates.size(), 18u);
+    // A tie goes to the earliest: 16x1 with the default 32x8 groups comes first, and the
+    // variants in order of complexity.
+    EXPECT_EQ(candidates.front().variant, SobelVariant::vector_16x1);
+    EXPECT_EQ(candidates.front().group_x, 32u);
+    EXPECT_EQ(candidates.front().group_y, 8u);
+    EXPECT_EQ(candidates[6].variant, SobelVariant::vector_16x4);
+    EXPECT_EQ(candidates[6].group_x, 32u);
+    EXPECT_EQ(candidates[6].group_y, 8u);
+    EXPECT_EQ(candidates.back().variant, SobelVariant::packed_16x4);
+    std::set<std::string> distinct;
+    for (const auto& candidate : candidates) distinct.insert(describe(candidate));
+    EXPECT_EQ(distinct.size(), candidates.size());
+}
+
+TEST(SobelTuningCandidates, NoPackedKernelOnABigEndianDevice)
+{
+    const auto candidates = sobel_candidates(false);
+    EXPECT_EQ(candidates.size(), 12u);
+    for (const auto& candidate : candidates) EXPECT_NE(candidate.variant, SobelVariant::packed_16x4);
+}
+
+TEST(SobelTuningCache, KeysTellBordersSizeClassesAndDevicesApart)
+{
+    const std::string key = sobel_tuning_key("device A", Border::replicate, SizeClass{22});
+    EXPECT_EQ(key, "sobel | border replicate | pixels 2^22 | device A");
+    EXPECT_NE(key, sobel_tuning_key("device A", Border::reflect101, SizeClass{22}));
+    EXPECT_NE(key, sobel_tuning_key("device A", Border::replicate, SizeClass{21}));
+    EXPECT_NE(key, sobel_tuning_key("device B", Border::replicate, SizeClass{22}));
+}
+
+TEST(SobelTuningCache, RoundTripsAndReplacesTheKeysLine)
+{
+    const auto cache = fresh_cache("roundtrip");
+    EXPECT_FALSE(read_cached_choice(cache, "device A"));
+    ASSERT_TRUE(write_cached_choice(cache, "device A", {SobelVariant::packed_16x4, 64, 4}));
+    ASSERT_TRUE(write_cached_choice(cache, "device B", {SobelVariant::vector_16x1, 32, 8}));
+    ASSERT_TRUE(write_cached_choice(cache, "device A", {SobelVariant::vector_16x4, 16, 16}));
+    const auto a = read_cached_choice(cache, "device A");
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->variant, SobelVariant::vector_16x4);
+    EXPECT_EQ(a->group_x, 16u);
+    EXPECT_EQ(a->group_y, 16u);
+    const auto b = read_cached_choice(cache, "device B");
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->variant, SobelVariant::vector_16x1);
+    std::filesystem::remove_all(cache.parent_path().parent_path());
+}
+
+TEST(SobelTuningCache, IgnoresUnknownVariantsAndBadShapes)
+{
+    const auto cache = fresh_cache("malformed");
+    std::filesystem::create_directories(cache.parent_path());
+    for (const char* value : {"16x9\t32x8", "no_vectors\t32x8", "16x1\t0x8", "16x1\t99999x99999",
+                              "16x1\t65536x65536", "16x1\t4294967296x4294967296", "16x1",
+                              "16x1\t32x8\textra", "16x1 32x8"}) {
+        std::ofstream(cache) << "device A\t" << value << "\n";
+        EXPECT_FALSE(read_cached_choice(cache, "device A")) << value;
+    }
+    std::ofstream(cache) << "device A\t16x4-packed\t64x64\n";
+    EXPECT_TRUE(read_cached_choice(cache, "device A"));  // 4096 items: the largest allowed
+    std::filesystem::remove_all(cache.parent_path().parent_path());
+}
+
+TEST(SobelTuning, MeasuresPerSizeClassThenAnswersFromTheCache)
+{
+    const auto cache = fresh_cache("measure");
+    ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
+    const OpenClContext& cl = test::test_context();
+
+    const TuningResult measured = choose_sobel_kernel(cl, Border::replicate, 200, 100);
+    EXPECT_FALSE(measured.from_cache);
+    EXPECT_TRUE(measured.cached);
+    EXPECT_EQ(measured.size_class.log2_pixels, kSmallestSizeClass);
+    EXPECT_EQ(measured.measured_size.width, representative_size(measured.size_class).width);  // catch-all
+    ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
+    EXPECT_GE(measured.candidates.size(), 12u);
+    EXPECT_GT(measured.contest.median_ms[measured.contest.winner], 0.0);
+    EXPECT_NE(measured.choice.variant, SobelVariant::no_vectors);
+    EXPECT_FALSE(describe_measurement(measured).empty());
+
+    const TuningResult cached = choose_sobel_kernel(cl, Border::replicate, 256, 256);
+    EXPECT_TRUE(cached.from_cache);  // same class: under 2^17 pixels
+    EXPECT_FALSE(describe_measurement(cached).empty());
+    EXPECT_EQ(cached.choice.variant, measured.choice.variant);
+    EXPECT_EQ(cached.choice.group_x, measured.choice.group_x);
+    EXPECT_EQ(cached.choice.group_y, measured.choice.group_y);
+
+    // Another border mode is another entry.
+    EXPECT_FALSE(choose_sobel_kernel(cl, Border::reflect101, 256, 256).from_cache);
+    EXPECT_TRUE(choose_sobel_kernel(cl, Border::reflect101, 256, 256).from_cache);
+
+    // --retune measures although the class is cached, and replaces the entry.
+    const TuningResult retuned =
+        choose_sobel_kernel(cl, Border::replicate, 256, 256, Tuning::retune);
+    EXPECT_FALSE(retuned.from_cache);
+    EXPECT_TRUE(retuned.cached);
+    const auto stored =
+        read_cached_choice(cache, sobel_tuning_key(device_key(cl.device), Border::replicate,
+                                                   retuned.size_class));
+    ASSERT_TRUE(stored);
+    EXPECT_EQ(describe(*stored), describe(retuned.choice));
+
+    ::unsetenv("SDK_TUNING_CACHE");
+    std::filesystem::remove_all(cache.parent_path().parent_path());
+}
+
+TEST(SobelTuning, AnUnwritableCacheIsReportedAsNotCached)
+{
+    ::setenv("SDK_TUNING_CACHE", "/proc/no-such-folder/tuning.txt", 1);
+    const TuningResult measured =
+        choose_sobel_kernel(test::test_context(), Border::replicate, 64, 64);
+    EXPECT_FALSE(measured.from_cache);
+    EXPECT_FALSE(measured.cached);
+    EXPECT_EQ(describe_cache_use(measured),
+              "(not cached: cannot write /proc/no-such-folder/tuning.txt)");
+    ::unsetenv("SDK_TUNING_CACHE");
+}
+
+// With nowhere to put a cache, the log says how to name one rather than print an empty path.
+TEST(SobelTuning, NoCacheFolderAtAllSaysHowToNameOne)
+{
+    std::vector<std::pair<std::string, std::string>> saved;
+    for (const char* name : {"SDK_TUNING_CACHE", "SDK_CACHE_DIR", "XDG_CACHE_HOME", "HOME"}) {
+        if (const char* value = std::getenv(name)) saved.emplace_back(name, value);
+        ::unsetenv(name);
+    }
+    const bool nameless = tuning_cache_path().empty();
+    const std::string text = describe_cache_use(TuningResult{});
+    for (const auto& [name, value] : saved) ::setenv(name.c_str(), value.c_str(), 1);
+    ASSERT_TRUE(nameless);
+    EXPECT_EQ(text, "(not cached: no cache folder; set SDK_TUNING_CACHE, XDG_CACHE_HOME or HOME)");
+}
+
+}  // namespace
+}  // namespace sdk
