@@ -2,6 +2,7 @@
 
 #include "common/imageio/byte_source.hpp"
 #include "common/imageio/file_io.hpp"
+#include "common/imageio/png_writer.hpp"
 
 #include <png.h>
 
@@ -9,17 +10,18 @@
 #include <csetjmp>
 #include <cstdio>
 #include <exception>
-#include <functional>
 #include <new>
 #include <stdexcept>
 
+// Reading goes through libpng; writing does not (png_writer.cpp compresses on all cores).
+//
 // How libpng reports errors, and what that means here: it calls our error function, which must
 // not return; we longjmp back to the setjmp of the step that called into libpng. A longjmp skips
 // destructors, so the functions holding a setjmp, and our callbacks, keep no C++ object with a
 // destructor alive across a call into libpng: the Image, the row pointers and the libpng structs
 // (in an RAII owner) live in the callers, which the jump never leaves. An exception thrown by
-// our own code inside a callback (a failed read or write) is caught there, kept as an
-// exception_ptr, and thrown again once libpng has given control back.
+// our own code inside a callback (a failed read) is caught there, kept as an exception_ptr, and
+// thrown again once libpng has given control back.
 
 namespace sdk {
 namespace {
@@ -29,18 +31,9 @@ namespace {
 // image is allocated.
 constexpr std::uint64_t kMaxDeflateRatio = 1032;
 
-// zlib level 1 (Z_BEST_SPEED) with the Up filter on every row: an output is written once, by a
-// user who waits for it, so speed matters more than the last bytes. Level 1 is several times
-// faster than zlib's default 6, and one fixed filter skips libpng's adaptive choice, which tries
-// five filters on every row; Up (each byte minus the one above) compresses edge maps best of the
-// single filters. docs/performance.md has the measured times and sizes.
-constexpr int kZlibLevel = 1;
-constexpr int kPngFilter = PNG_FILTER_UP;
-
 // What our callbacks share with the code that called libpng. Owned by that code.
 struct PngContext {
-    ByteSource* source = nullptr;                                      // reading
-    const std::function<void(const std::uint8_t*, std::size_t)>* sink = nullptr;  // writing
+    ByteSource* source = nullptr;
     std::exception_ptr exception;  // thrown by our code inside a callback, to rethrow
     char reason[256] = {};         // libpng's message, or ours for a truncated file
 };
@@ -79,26 +72,12 @@ void on_read(png_structp png, png_bytep data, std::size_t length)
     }
 }
 
-void on_write(png_structp png, png_bytep data, std::size_t length)
-{
-    auto& context = *static_cast<PngContext*>(png_get_io_ptr(png));
-    try {
-        (*context.sink)(data, length);
-    } catch (...) {
-        context.exception = std::current_exception();
-    }
-    if (context.exception) png_error(png, "write failed");
-}
-
-void on_flush(png_structp) {}
-
-// A png_struct and its png_info, destroyed together on every way out.
+// A reading png_struct and its png_info, destroyed together on every way out.
 class PngStructs {
 public:
-    PngStructs(bool reading, PngContext& context) : reading_(reading)
+    explicit PngStructs(PngContext& context)
     {
-        png_ = reading ? png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning)
-                       : png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
+        png_ = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, on_error, on_warning);
         if (png_) info_ = png_create_info_struct(png_);
         if (!png_ || !info_) {
             destroy();
@@ -115,14 +94,9 @@ public:
 private:
     void destroy()
     {
-        if (!png_) return;
-        if (reading_)
-            png_destroy_read_struct(&png_, info_ ? &info_ : nullptr, nullptr);
-        else
-            png_destroy_write_struct(&png_, info_ ? &info_ : nullptr);
+        if (png_) png_destroy_read_struct(&png_, info_ ? &info_ : nullptr, nullptr);
     }
 
-    bool reading_;
     png_structp png_ = nullptr;
     png_infop info_ = nullptr;
 };
@@ -158,27 +132,10 @@ bool read_rows(png_structp png, png_bytepp rows)
     return true;
 }
 
-bool write_rows(png_structp png, png_infop info, const Image& image)
-{
-    if (setjmp(png_jmpbuf(png))) return false;
-    png_set_IHDR(png, info, static_cast<png_uint_32>(image.width),
-                 static_cast<png_uint_32>(image.height), 8,
-                 image.channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, kZlibLevel);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, kPngFilter);
-    png_write_info(png, info);
-    const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
-    for (std::size_t y = 0; y < image.height; ++y)
-        png_write_row(png, image.pixels.data() + y * row_bytes);
-    png_write_end(png, nullptr);
-    return true;
-}
-
 class PngDecoder {
 public:
     PngDecoder(ByteSource& source, const std::string& name)
-        : name_(name), structs_(true, context_)
+        : name_(name), structs_(context_)
     {
         context_.source = &source;
     }
@@ -254,18 +211,6 @@ void check_encodable(const Image& image)
                                     std::to_string(image.pixels.size()) + " pixel bytes");
 }
 
-void encode(const Image& image, const std::function<void(const std::uint8_t*, std::size_t)>& sink)
-{
-    check_encodable(image);
-    PngContext context;
-    context.sink = &sink;
-    PngStructs structs(false, context);
-    png_set_write_fn(structs.png(), &context, on_write, on_flush);
-    if (write_rows(structs.png(), structs.info(), image)) return;
-    if (context.exception) std::rethrow_exception(context.exception);
-    throw std::runtime_error(std::string("encode_png: ") + context.reason);
-}
-
 Image decode_from(ByteSource& source, const std::string& name)
 {
     try {
@@ -307,8 +252,9 @@ Image decode_png(const std::uint8_t* data, std::size_t size, const std::string& 
 
 std::vector<std::uint8_t> encode_png(const Image& image)
 {
+    check_encodable(image);
     std::vector<std::uint8_t> bytes;
-    encode(image, [&](const std::uint8_t* data, std::size_t size) {
+    write_png_stream(image, [&](const std::uint8_t* data, std::size_t size) {
         bytes.insert(bytes.end(), data, data + size);
     });
     return bytes;
@@ -322,7 +268,7 @@ void write_png(const std::filesystem::path& path, const Image& image)
         throw std::invalid_argument(path.string() + ": " + error.what());
     }
     AtomicFile file(path);
-    encode(image, [&](const std::uint8_t* data, std::size_t size) { file.write(data, size); });
+    write_png_stream(image, [&](const std::uint8_t* data, std::size_t size) { file.write(data, size); });
     file.commit();
 }
 

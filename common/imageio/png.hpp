@@ -11,7 +11,7 @@
 
 namespace sdk {
 
-// PNG through libpng. Every PNG is read: 1, 2, 4, 8 and 16 bits per sample; grey, grey with
+// PNG files, read through libpng, written by our own encoder (png_writer.hpp). Every PNG is read: 1, 2, 4, 8 and 16 bits per sample; grey, grey with
 // alpha, RGB, RGBA and palette; interlaced or not. Grey (with or without alpha) gives a 1-channel
 // Image, the others RGB. Alpha (an alpha channel or a tRNS chunk) is dropped, not blended with
 // any background; 16-bit samples keep their high byte (v >> 8), as OpenCV's imread does; gamma
@@ -31,8 +31,8 @@ Image read_png(const InputFile& file);
 // Decodes a PNG held in memory; never reads outside [data, data + size).
 Image decode_png(const std::uint8_t* data, std::size_t size, const std::string& name);
 
-// Encodes a 1-channel image as 8-bit grey and a 3-channel one as 8-bit RGB, with a fast zlib
-// level (see png.cpp). Throws std::invalid_argument for an inconsistent or oversized Image.
+// Encodes a 1-channel image as 8-bit grey and a 3-channel one as 8-bit RGB, compressed fast on
+// all cores (png_writer.hpp). Throws std::invalid_argument for an inconsistent or oversized Image.
 std::vector<std::uint8_t> encode_png(const Image& image);
 
 // Encodes straight into the file through AtomicFile: all or nothing. Throws FileError when the
