@@ -2,7 +2,7 @@
 // by its profiling event (START..END, manual time), against the device's own buffer copy as the
 // yardstick; the same filters through OpenCV on the CPU when it is built in; and each sample's
 // whole pipeline (upload, kernels, download) and start-up on the host's clock, which on small
-// images can cost more than the kernel.
+// images can cost more than the kernel; and encoding a PNG output on the host's cores.
 //
 //   bench [-p N] [-d N] [-t cpu|gpu|all] [--sizes 512x512,3264x2448] [--benchmark_* flags]
 //
@@ -10,6 +10,7 @@
 // input read once, each output written once) and copy_fraction, that over copy_bandwidth's GB/s.
 #include "bench_support.hpp"
 #include "file_runs.hpp"
+#include "png_encoding.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/app/cli.hpp"
 #include "kernels/fir/fir_filter.hpp"
@@ -615,6 +616,9 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         // 4. What a user waits for: each sample as a process, file in to file out, against
         //    the floor measured in the same iterations.
         register_file_runs(cl, suite.selection, size);
+
+        // 5. Writing a PNG output, on the host's cores alone.
+        register_png_encoding(size);
     }
 }
 

@@ -1,0 +1,13 @@
+#pragma once
+// Writing a PNG: encode_png in memory (filter, compression on all cores, the container) on a
+// photograph-like image, grey and RGB, so the number compares with the step table's "compress
+// and write" without the file system in it.
+#include "bench_support.hpp"
+
+namespace sdk::bench {
+
+// Registers encode/png/grey/<size> and encode/png/rgb/<size>. Each reports median_ms, Mpix/s,
+// GB/s of pixel bytes compressed, and ratio (the PNG's size over the pixel bytes).
+void register_png_encoding(Size size);
+
+}  // namespace sdk::bench
