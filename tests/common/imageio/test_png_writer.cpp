@@ -260,6 +260,7 @@ TEST_F(PngWriterFiles, AFileTooLargeFailsWithOneLineAndLeavesNothing)
 {
     // The 4.5 MB image's chunks are still being compressed on the workers when a write fails.
     const Image image = photo_like_image(1500, 1000, 3, 4);
+    GTEST_FLAG_SET(death_test_style, "threadsafe");  // the child starts afresh, not from a fork
     EXPECT_EXIT(write_past_the_limit(folder_ / "out.png", image), ::testing::ExitedWithCode(0), "");
 }
 
