@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds bench, runs it with Google Benchmark's JSON written to OUT_DIR/bench.json (console log in
-# OUT_DIR/console.txt), then bench/plot.py: charts OUT_DIR/PREFIX-fraction.png/.svg and
-# PREFIX-throughput.png/.svg, and the Markdown table in OUT_DIR/table.md.
+# Builds bench and what its file/ benchmarks start (the samples, opencl_start_stop), runs it with
+# Google Benchmark's JSON written to OUT_DIR/bench.json (console log in OUT_DIR/console.txt), then
+# bench/plot.py: charts OUT_DIR/PREFIX-fraction.png/.svg and PREFIX-throughput.png/.svg, and the
+# Markdown table in OUT_DIR/table.md.
 # Usage: scripts/bench.sh OUT_DIR [bench options and --benchmark_* flags...]
 #   scripts/bench.sh /tmp/pocl --sizes 512x512,3264x2448 --benchmark_min_time=0.2   # PoCL
 #   scripts/bench.sh "$OUT" -t gpu --benchmark_repetitions=5   # a GPU, every size
@@ -23,7 +24,9 @@ build=${SDK_BUILD_DIR:-$root/build-bench}
   || echo "bench.sh: could not install packages; going on with what is installed" >&2
 mkdir -p "$out"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release > /dev/null
-cmake --build "$build" -j "$(nproc)" --target bench
+# bench's file/ benchmarks start the samples and opencl_start_stop as processes: build them too.
+cmake --build "$build" -j "$(nproc)" --target bench sobel sobel_no_vectors fir_float \
+  morphology_packed opencl_start_stop
 if [[ ! -x "$build/bin/bench" ]]; then
   echo "bench.sh: bench was not built: is Google Benchmark installed (libbenchmark-dev)?" >&2
   exit 1

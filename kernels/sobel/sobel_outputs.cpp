@@ -3,6 +3,7 @@
 #include "common/imageio/image_file.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/npy.hpp"
+#include "common/runtime/transfers.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -33,7 +34,7 @@ SobelRun upload_run_download(SobelFilter& sobel, const Image& luminance, MemoryM
                              PipelineTimer& pipeline)
 {
     const std::uint64_t pixels = luminance.pixels.size();
-    const std::string how = memory == MemoryMode::map ? " (map)" : " (copy)";
+    const std::string how = " (" + memory_mode_name(memory) + ")";
     SobelRun result;
     pipeline.time("upload" + how, pixels, [&] { sobel.upload(luminance); });
     pipeline.time("kernel", sobel.bytes_moved(), [&] {

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Runs every command the pages show, so a page cannot name an option, an output line or a file
+that no longer exists.
+
+The convention (docs/README.md, "Commands on the pages"):
+
+- In a ```sh block of README.md or docs/*.md, every line that starts with `build/bin/` or
+  `scripts/` is a command, run from a temporary folder, the page's commands one after another in
+  the same folder (so `-i edges.bmp` may read what an earlier command wrote). Other lines (cmake,
+  ctest, comments) are not run.
+- A ```text block whose first line is `$ build/bin/...` is a command and its output: the command
+  is run, and the output's labels (the words of each line before its first number or colon, such
+  as the step names) must appear in the real output, in the same order. Lines that depend on the
+  device or on the caches' state (Device, Tuned, Variant auto, Memory) are not compared.
+- `<!-- not run: reason -->` on the line before a fence leaves that block out: scripts that
+  install packages, build, or benchmark for minutes.
+
+Small inputs stand in for large ones: `-i FILE` naming a file the folder does not hold gets a
+64x48 random image (scripts/make_test_image.py; the samples recognise a file by its first bytes,
+so `photo.jpg` may hold a BMP), `scripts/make_test_image.py W H` makes 64x48, `-n N` becomes
+`-n 2`, and a path under /tmp/ moves into the temporary folder. Each command must exit 0, and
+write the files it names: `-o FILE` (else `output.bmp`), the `-dX`/`-dY` pair with
+`--save-gradients`, the `--save-raw` folder and the `--trace` file.
+
+Usage: test_doc_commands.py BIN_DIR [PAGE.md ...]   (default: README.md and docs/*.md)
+The tuning and program caches go to BIN_DIR/../doc-commands-cache, never to the user's.
+"""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIP_OUTPUT_LINE = re.compile(r"^\s*(Device|Tuned|Variant auto|Memory|Image|Wait|Queued|Run)\b")
+
+
+def blocks(page):
+    """(language, first line number, lines, skipped) for every fenced block of a page."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        fence = re.match(r"^(\s*)(```+)(\w*)\s*$", lines[i])
+        if not fence:
+            i += 1
+            continue
+        indent, ticks, language = fence.groups()
+        previous = lines[i - 1].strip() if i > 0 else ""
+        skipped = previous.startswith("<!-- not run:")
+        body = []
+        j = i + 1
+        while j < len(lines) and lines[j].strip() != ticks:
+            body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j])
+            j += 1
+        yield language, i + 1, body, skipped
+        i = j + 1
+
+
+def commands_of(page):
+    """(line number, command, expected output lines or None) in page order."""
+    found = []
+    for language, line, body, skipped in blocks(page):
+        if skipped:
+            continue
+        if language == "sh":
+            pending = ""
+            for k, text in enumerate(body):
+                text = pending + text.strip()
+                if text.endswith("\\"):
+                    pending = text[:-1] + " "
+                    continue
+                pending = ""
+                if text.startswith(("build/bin/", "scripts/")):
+                    found.append((line + 1 + k, text, None))
+        elif language == "text" and body and body[0].startswith("$ build/bin/"):
+            found.append((line + 1, body[0][2:], body[1:]))
+    return found
+
+
+def strip_comment(command):
+    """The command without a trailing `# comment` (outside quotes)."""
+    lexer = shlex.shlex(command, posix=True, punctuation_chars=False)
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    return list(lexer)
+
+
+def with_suffix(path, suffix):
+    p = Path(path)
+    return str(p.with_name(p.stem + suffix + p.suffix))
+
+
+def make_image(folder, name, width=64, height=48):
+    target = Path(folder) / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, str(ROOT / "scripts/make_test_image.py"), str(width),
+                    str(height), str(target), "--rgb"], check=True, capture_output=True)
+
+
+def prepare(argv, folder, bin_dir):
+    """The command as run here, and the files it must write."""
+    program = argv[0]
+    args = argv[1:]
+    if program.startswith("scripts/"):
+        if program == "scripts/make_test_image.py":
+            args = ["64", "48"] + [a.replace("/tmp/", "") for a in args[2:]]
+            return [sys.executable, str(ROOT / program)] + args, [args[2]]
+        raise AssertionError(f"{program} is not a command this test can run: mark its block "
+                             "<!-- not run: reason -->")
+    sample = program[len("build/bin/"):]
+    args = [a[len("/tmp/"):] if a.startswith("/tmp/") else a for a in args]
+    run = [os.path.join(bin_dir, sample)]
+    outputs = []
+    output = "output.bmp"
+    writes = True
+    i = 0
+    while i < len(args):
+        a = args[i]
+        value = args[i + 1] if i + 1 < len(args) else None
+        if a in ("-n", "--iterations") and value is not None:
+            run += [a, "2"]
+            i += 2
+            continue
+        if a in ("-i", "--input") and value is not None:
+            if not (Path(folder) / value).exists():
+                make_image(folder, value)
+        if a in ("-o", "--output") and value is not None:
+            output = value
+        if a in ("--save-raw", "--trace") and value is not None:
+            outputs.append(value)
+        if a in ("--help", "-h", "--list-devices"):
+            writes = False
+        if value is not None and a.startswith("-") and not value.startswith("-") and a not in (
+                "-q", "--verify", "--save-gradients", "--retune", "--invert", "--floor",
+                "--host-conversions"):
+            run += [a, value]
+            i += 2
+            continue
+        run.append(a)
+        i += 1
+    if writes:
+        outputs.append(output)
+        if "--save-gradients" in args:
+            outputs += [with_suffix(output, "-dX"), with_suffix(output, "-dY")]
+    return run, outputs
+
+
+def labels(lines):
+    """Each line's words before its first digit or colon: the part that names, not measures."""
+    found = []
+    for line in lines:
+        if not line.strip() or SKIP_OUTPUT_LINE.match(line):
+            continue
+        label = re.split(r"[0-9:]", line, maxsplit=1)[0].strip()
+        if len(label) >= 4:
+            found.append(label)
+    return found
+
+
+def check_output(expected, actual):
+    """The expected labels appear in the actual output, in order; the first missing one, or None."""
+    position = 0
+    for label in labels(expected):
+        at = actual.find(label, position)
+        if at < 0:
+            return label
+        position = at + len(label)
+    return None
+
+
+def run_page(page, bin_dir, env):
+    failures = []
+    commands = commands_of(page)
+    if not commands:
+        return failures, 0
+    with tempfile.TemporaryDirectory(prefix="doc-commands-") as folder:
+        for line, command, expected in commands:
+            where = f"{page.relative_to(ROOT)}:{line}: {command}"
+            try:
+                run, outputs = prepare(strip_comment(command), folder, bin_dir)
+            except AssertionError as error:
+                failures.append(f"{where}\n    {error}")
+                continue
+            if not os.path.exists(run[0]) and run[0].endswith(os.sep + "bench"):
+                print(f"skipped (bench is built only with Google Benchmark): {where}")
+                continue
+            for stale in outputs:
+                target = Path(folder) / stale
+                if target.is_dir():
+                    shutil.rmtree(target)
+                elif target.exists():
+                    target.unlink()
+            result = subprocess.run(run, cwd=folder, env=env, capture_output=True, timeout=300)
+            out = result.stdout.decode("utf-8", "replace") + result.stderr.decode("utf-8",
+                                                                                   "replace")
+            if result.returncode != 0:
+                failures.append(f"{where}\n    exit status {result.returncode}: "
+                                f"{out.strip().splitlines()[-1] if out.strip() else ''}")
+                continue
+            for name in outputs:
+                if not (Path(folder) / name).exists():
+                    failures.append(f"{where}\n    the page names {name}, which it did not write")
+            if expected is not None:
+                missing = check_output(expected, out)
+                if missing is not None:
+                    failures.append(f"{where}\n    the page's output shows \"{missing}\", which "
+                                    "the real output lacks (or has out of order)")
+    return failures, len(commands)
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    bin_dir = os.path.abspath(sys.argv[1])
+    pages = [Path(p).resolve() for p in sys.argv[2:]] or (
+        [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md")))
+    cache = Path(bin_dir).parent / "doc-commands-cache"
+    cache.mkdir(exist_ok=True)
+    env = dict(os.environ, SDK_CACHE_DIR=str(cache))
+    env.pop("SDK_TUNING_CACHE", None)
+    started = time.monotonic()
+    failures = []
+    total = 0
+    for page in pages:
+        page_started = time.monotonic()
+        page_failures, count = run_page(page, bin_dir, env)
+        total += count
+        failures += page_failures
+        if count:
+            print(f"{page.relative_to(ROOT)}: {count} commands, "
+                  f"{time.monotonic() - page_started:.1f} s")
+    for failure in failures:
+        print("FAIL " + failure)
+    print(f"{total} commands, {len(failures)} failures, {time.monotonic() - started:.1f} s")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
