@@ -1,5 +1,7 @@
 #include "kernels/morphology/morphology_reference.hpp"
 
+#include "kernels/morphology/structuring_element.hpp"
+
 #include <cstdlib>
 #include <stdexcept>
 
@@ -13,7 +15,11 @@ Roi whole_image(std::size_t width, std::size_t height)
 const std::map<std::string, MorphologyShape>& morphology_shape_names()
 {
     static const std::map<std::string, MorphologyShape> names{
-        {"square", MorphologyShape::square}, {"diamond", MorphologyShape::diamond}};
+        {"square", MorphologyShape::square},
+        {"diamond", MorphologyShape::diamond},
+        {"rectangle", MorphologyShape::rectangle},
+        {"cross", MorphologyShape::cross},
+        {"ellipse", MorphologyShape::ellipse}};
     return names;
 }
 
@@ -25,12 +31,6 @@ const std::map<std::string, MorphologyOperation>& morphology_operation_names()
         {"close", MorphologyOperation::close},
         {"open", MorphologyOperation::open}};
     return names;
-}
-
-bool in_structuring_element(MorphologyShape shape, int dx, int dy)
-{
-    if (shape == MorphologyShape::square) return std::abs(dx) <= 1 && std::abs(dy) <= 1;
-    return std::abs(dx) + std::abs(dy) <= 2;
 }
 
 Image binarise_reference(const Image& luminance, const Binarisation& binarisation)
@@ -47,8 +47,6 @@ Image binarise_reference(const Image& luminance, const Binarisation& binarisatio
 
 namespace {
 
-constexpr int kLargestReach = 2;  // no element reaches further than 2 pixels from its centre
-
 void check_region(const Image& mask, const Roi& roi)
 {
     if (mask.channels != 1 || mask.pixels.size() != mask.width * mask.height)
@@ -58,11 +56,21 @@ void check_region(const Image& mask, const Roi& roi)
         throw std::invalid_argument("the region of interest must be non-empty and inside the mask");
 }
 
+void check_element(const Image& element)
+{
+    if (element.channels != 1 || element.pixels.size() != element.width * element.height ||
+        element.width % 2 == 0 || element.height % 2 == 0)
+        throw std::invalid_argument("a structuring element is a 1-channel mask of odd size");
+}
+
 // Dilation and erosion differ only in how the neighbourhood combines (any foreground / all
 // foreground) and in what lies outside the region (background / foreground).
-Image apply(const Image& mask, MorphologyShape shape, const Roi& roi, bool erode)
+Image apply(const Image& mask, const Image& element, const Roi& roi, bool erode)
 {
     check_region(mask, roi);
+    check_element(element);
+    const auto reach_x = static_cast<std::ptrdiff_t>(element.width / 2);
+    const auto reach_y = static_cast<std::ptrdiff_t>(element.height / 2);
     const auto left = static_cast<std::ptrdiff_t>(roi.x);
     const auto top = static_cast<std::ptrdiff_t>(roi.y);
     const auto right = left + static_cast<std::ptrdiff_t>(roi.width);
@@ -79,9 +87,11 @@ Image apply(const Image& mask, MorphologyShape shape, const Roi& roi, bool erode
         for (std::ptrdiff_t x = left; x < right; ++x) {
             bool any = false;
             bool all = true;
-            for (int dy = -kLargestReach; dy <= kLargestReach; ++dy) {
-                for (int dx = -kLargestReach; dx <= kLargestReach; ++dx) {
-                    if (!in_structuring_element(shape, dx, dy)) continue;
+            for (std::ptrdiff_t dy = -reach_y; dy <= reach_y; ++dy) {
+                for (std::ptrdiff_t dx = -reach_x; dx <= reach_x; ++dx) {
+                    const auto cell = static_cast<std::size_t>(
+                        (dy + reach_y) * static_cast<std::ptrdiff_t>(element.width) + dx + reach_x);
+                    if (element.pixels[cell] == 0) continue;
                     const bool foreground = at(x + dx, y + dy);
                     any = any || foreground;
                     all = all && foreground;
@@ -95,26 +105,37 @@ Image apply(const Image& mask, MorphologyShape shape, const Roi& roi, bool erode
 
 }  // namespace
 
-Image dilate_reference(const Image& mask, MorphologyShape shape, const Roi& roi)
+Image dilate_by_mask(const Image& mask, const Image& element, const Roi& roi)
 {
-    return apply(mask, shape, roi, false);
+    return apply(mask, element, roi, false);
 }
 
-Image erode_reference(const Image& mask, MorphologyShape shape, const Roi& roi)
+Image erode_by_mask(const Image& mask, const Image& element, const Roi& roi)
 {
-    return apply(mask, shape, roi, true);
+    return apply(mask, element, roi, true);
 }
 
-Image morphology_reference(const Image& mask, MorphologyOperation operation, MorphologyShape shape,
-                           const Roi& roi)
+Image dilate_reference(const Image& mask, const StructuringElement& element, const Roi& roi)
 {
+    return dilate_by_mask(mask, element_mask(element), roi);
+}
+
+Image erode_reference(const Image& mask, const StructuringElement& element, const Roi& roi)
+{
+    return erode_by_mask(mask, element_mask(element), roi);
+}
+
+Image morphology_reference(const Image& mask, MorphologyOperation operation,
+                           const StructuringElement& element, const Roi& roi)
+{
+    const Image cells = element_mask(element);
     switch (operation) {
-    case MorphologyOperation::dilate: return dilate_reference(mask, shape, roi);
-    case MorphologyOperation::erode: return erode_reference(mask, shape, roi);
+    case MorphologyOperation::dilate: return dilate_by_mask(mask, cells, roi);
+    case MorphologyOperation::erode: return erode_by_mask(mask, cells, roi);
     case MorphologyOperation::close:
-        return erode_reference(dilate_reference(mask, shape, roi), shape, roi);
+        return erode_by_mask(dilate_by_mask(mask, cells, roi), cells, roi);
     case MorphologyOperation::open:
-        return dilate_reference(erode_reference(mask, shape, roi), shape, roi);
+        return dilate_by_mask(erode_by_mask(mask, cells, roi), cells, roi);
     }
     throw std::invalid_argument("unknown morphology operation");
 }
