@@ -5,6 +5,7 @@
 #include "common/runtime/kernel_args.hpp"
 #include "common/imageio/npy.hpp"
 #include "common/runtime/program.hpp"
+#include "kernels/morphology/structuring_element.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -24,10 +25,9 @@ std::vector<MorphologyPass> passes_of(MorphologyOperation operation)
     throw std::invalid_argument("unknown morphology operation");
 }
 
-std::size_t halo_rows(MorphologyShape shape, MorphologyOperation operation)
+std::size_t halo_rows(const StructuringElement& element, MorphologyOperation operation)
 {
-    const std::size_t radius = shape == MorphologyShape::square ? 1 : 2;
-    return radius * passes_of(operation).size();
+    return static_cast<std::size_t>(vertical_reach(element)) * passes_of(operation).size();
 }
 
 namespace {
@@ -38,28 +38,56 @@ constexpr std::size_t kPixelsPerWord = 32;
 // How many rows of words each dilate or erode work-item takes. The kernel gets it as the build
 // option ROWS_PER_ITEM, so the launch size and the kernel cannot disagree. Measured on the H100
 // in alternated runs, the square is fastest with 4 rows and the diamond, which spreads each row
-// further, with 3 (docs/performance.md#morphology-choices).
-std::size_t rows_per_dilation_item(MorphologyShape shape)
+// further, with 3 (docs/performance.md#morphology-choices). The rectangle, cross and ellipse
+// (morphology_runs.cl) take up to 8 rows: each input row's run is built once for all the
+// outputs it feeds, which a taller column shares among more of them. The rectangle's and
+// cross's vertical runs need the column no taller than the element (vertical_run).
+std::size_t rows_per_dilation_item(const StructuringElement& element)
 {
-    return shape == MorphologyShape::square ? 4 : 3;
+    switch (element.shape) {
+    case MorphologyShape::square: return 4;
+    case MorphologyShape::diamond: return 3;
+    default: return static_cast<std::size_t>(std::min(element.height, 8));
+    }
+}
+
+std::string comma_separated(const std::vector<int>& numbers)
+{
+    std::string text;
+    for (const int number : numbers) text += (text.empty() ? "" : ",") + std::to_string(number);
+    return text;
 }
 
 // The structuring element and the rows per work-item are compile-time constants of the kernels:
 // the dilation's loops over them unroll completely.
-std::string build_options(MorphologyShape shape)
+std::string build_options(const StructuringElement& element)
 {
-    const std::string shape_option =
-        shape == MorphologyShape::square ? "-DSHAPE=SHAPE_SQUARE" : "-DSHAPE=SHAPE_DIAMOND";
-    return shape_option + " -DROWS_PER_ITEM=" + std::to_string(rows_per_dilation_item(shape));
+    const std::string rows =
+        " -DROWS_PER_ITEM=" + std::to_string(rows_per_dilation_item(element));
+    std::string element_option;
+    switch (element.shape) {
+    case MorphologyShape::square: return "-DSHAPE=SHAPE_SQUARE" + rows;
+    case MorphologyShape::diamond: return "-DSHAPE=SHAPE_DIAMOND" + rows;
+    case MorphologyShape::rectangle: element_option = "-DELEMENT=ELEMENT_RECTANGLE"; break;
+    case MorphologyShape::cross: element_option = "-DELEMENT=ELEMENT_CROSS"; break;
+    case MorphologyShape::ellipse:
+        element_option = "-DELEMENT=ELEMENT_ELLIPSE -DROW_REACHES=" +
+                         comma_separated(row_reaches(element_mask(element)));
+        break;
+    }
+    return element_option + " -DREACH_X=" + std::to_string(element.width / 2) +
+           " -DREACH_Y=" + std::to_string(vertical_reach(element)) + rows;
 }
 
 }  // namespace
 
-MorphologyFilter::MorphologyFilter(const OpenClContext& cl, MorphologyShape shape,
+MorphologyFilter::MorphologyFilter(const OpenClContext& cl, const StructuringElement& element,
                                    MemoryMode memory)
-    : cl_(cl), shape_(shape), memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
+    : cl_(cl),
+      element_(element),
+      memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
 {
-    program_ = build_program(cl_, "morphology_packed.cl", build_options(shape));
+    program_ = build_program(cl_, "morphology_packed.cl", build_options(element));
     while_doing("creating the morphology kernels", [&] {
         pack_kernel_ = create_kernel(program_, "binarise_and_pack");
         dilate_kernel_ = create_kernel(program_, "dilate");
@@ -231,8 +259,8 @@ PipelineStep MorphologyFilter::run_pass(MorphologyPass pass, const Roi& roi)
                              static_cast<cl_int>(roi.y + roi.height));
                 });
     const std::string name =
-        std::string(dilate ? "dilate" : "erode") + " (" + shape_name(shape_) + ")";
-    cl::Event event = launch(kernel, name, rows_per_dilation_item(shape_));
+        std::string(dilate ? "dilate" : "erode") + " (" + element_name(element_) + ")";
+    cl::Event event = launch(kernel, name, rows_per_dilation_item(element_));
     packed_result_ = destination;
     ++passes_run_;
     // Each word is read once and written once; the neighbours' re-reads come from the cache.

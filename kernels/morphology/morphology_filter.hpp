@@ -20,10 +20,10 @@ namespace sdk {
 enum class MorphologyPass { dilate, erode };
 std::vector<MorphologyPass> passes_of(MorphologyOperation operation);
 // The rows above and below an output row that it depends on, for cutting images into bands
-// (common/runtime/bands.hpp): each pass reads the structuring element's radius (square 1, diamond 2)
-// of the previous pass's result, so the halo is the radius times the passes (closing with the
-// diamond: 4).
-std::size_t halo_rows(MorphologyShape shape, MorphologyOperation operation);
+// (common/runtime/bands.hpp): each pass reads the structuring element's vertical reach (square 1,
+// diamond 2, a WxH element H / 2) of the previous pass's result, so the halo is the reach times
+// the passes (closing with the diamond: 4).
+std::size_t halo_rows(const StructuringElement& element, MorphologyOperation operation);
 
 // Binary morphology on bit-packed images (kernels/morphology/morphology_packed.cl): build once per shape,
 // then upload a luminance image, binarise and pack it, run the passes, unpack and read back.
@@ -33,7 +33,7 @@ class MorphologyFilter {
 public:
     // `memory`: MemoryMode::map or MemoryMode::copy for the luminance and the unpacked output
     // (host_memory.hpp); the packed buffers never leave the device.
-    MorphologyFilter(const OpenClContext& cl, MorphologyShape shape,
+    MorphologyFilter(const OpenClContext& cl, const StructuringElement& element,
                      MemoryMode memory = MemoryMode::copy);
 
     // Allocates device buffers for this image and copies the luminance in, waiting for the
@@ -73,7 +73,7 @@ public:
     PackedBitmap download_packed_input();
     PackedBitmap download_packed_result();
 
-    MorphologyShape shape() const { return shape_; }
+    const StructuringElement& element() const { return element_; }
     std::size_t words_per_row() const { return words_per_row_; }
     std::size_t row_pitch() const { return 4 * words_per_row_; }
     std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
@@ -88,7 +88,7 @@ private:
     PackedBitmap download_packed(const cl::Buffer& buffer, const std::string& what);
 
     OpenClContext cl_;
-    MorphologyShape shape_;
+    StructuringElement element_;
     MemoryMode memory_;
     cl::Program program_;
     cl::Kernel pack_kernel_;

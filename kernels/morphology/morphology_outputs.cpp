@@ -55,11 +55,12 @@ void write_morphology_raw(const std::filesystem::path& folder, const Image& lumi
 }
 
 void verify_morphology(std::ostream& out, const Image& luminance, const Binarisation& binarisation,
-                       MorphologyOperation operation, MorphologyShape shape, const Roi& roi,
+                       MorphologyOperation operation, const StructuringElement& element,
+                       const Roi& roi,
                        const std::vector<std::uint8_t>& output)
 {
     const Image expected =
-        morphology_reference(binarise_reference(luminance, binarisation), operation, shape, roi);
+        morphology_reference(binarise_reference(luminance, binarisation), operation, element, roi);
     std::size_t mismatches = 0;
     std::size_t first = 0;
     for (std::size_t i = 0; i < expected.pixels.size(); ++i) {

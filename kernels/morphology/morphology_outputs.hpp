@@ -43,7 +43,8 @@ void write_morphology_raw(const std::filesystem::path& folder, const Image& lumi
 // Compares the output with the C++ reference bit for bit: prints a line when equal, throws
 // std::runtime_error("verification failed: ...") when not.
 void verify_morphology(std::ostream& out, const Image& luminance, const Binarisation& binarisation,
-                       MorphologyOperation operation, MorphologyShape shape, const Roi& roi,
+                       MorphologyOperation operation, const StructuringElement& element,
+                       const Roi& roi,
                        const std::vector<std::uint8_t>& output);
 
 }  // namespace sdk

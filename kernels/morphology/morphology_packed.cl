@@ -1,7 +1,9 @@
 // Binary morphology on bit-packed images (the 2013 blog posts "Dilation and Erosion in packed
 // bit" and "Connecting pixels"): binarise and pack the luminance 32 pixels to a word, dilate or
 // erode a whole word per work-item, unpack to 8 bits for display.
-// Built with -DSHAPE=SHAPE_SQUARE or -DSHAPE=SHAPE_DIAMOND (kernels/morphology/morphology_filter.cpp).
+// Built with -DSHAPE=SHAPE_SQUARE or -DSHAPE=SHAPE_DIAMOND, or with -DELEMENT=... for the
+// rectangle, cross and ellipse of any size (morphology_runs.cl); the options are set in
+// kernels/morphology/morphology_filter.cpp.
 
 // [Packed layout]
 // One bit per pixel, 1 = foreground. Row y starts at word y * words_per_row, where
@@ -85,6 +87,9 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
 }
 // [Binarise and pack]
 
+// The rectangle, cross and ellipse of any size (-DELEMENT=...) take their passes from
+// morphology_runs.cl instead of the square's and diamond's below; the rest is shared.
+#ifndef ELEMENT
 // [Structuring elements]
 // A structuring element described row by row: rows dy = -RADIUS..RADIUS, and in each the
 // reach, how many pixels it extends to the left and to the right of the centre column.
@@ -109,6 +114,7 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
 #error "build with -DSHAPE=SHAPE_SQUARE or -DSHAPE=SHAPE_DIAMOND"
 #endif
 // [Structuring elements]
+#endif
 
 // [Horizontal reach]
 // Every pixel of a row within `reach` of each pixel of the centre word, ORed together. Shifting
@@ -172,6 +178,7 @@ inline uint load_in_region(__global const uint* packed, int words_per_row, int w
 }
 // [Region]
 
+#ifndef ELEMENT
 // [Dilate word]
 // The dilation of one word: for each row of the structuring element, the row's three words (or
 // only the centre one where the reach is 0) spread sideways by the reach, all ORed together.
@@ -331,6 +338,9 @@ __kernel void erode(__global const uint* restrict source, __global uint* restric
     morphology_column(source, destination, words_per_row, height, region, 0xFFFFFFFFu);
 }
 // [Morphology kernels]
+#else
+#include "morphology_runs.cl"
+#endif
 
 // [Unpack]
 // One packed byte to 8 pixels, the reverse of pack8: shifting lane k left by k brings pixel k's

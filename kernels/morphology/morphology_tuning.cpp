@@ -11,22 +11,23 @@ std::vector<WorkGroupShape> morphology_candidates()
     return work_group_candidates({16, 8});
 }
 
-std::string morphology_tuning_key(const std::string& device, MorphologyShape shape,
+std::string morphology_tuning_key(const std::string& device, const StructuringElement& element,
                                   SizeClass size_class)
 {
-    return "morphology_packed | shape " + shape_name(shape) + " | " + key_part(size_class) +
+    return "morphology_packed | shape " + element_name(element) + " | " + key_part(size_class) +
            " | " + device;
 }
 
-MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl, MorphologyShape shape,
+MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
+                                                    const StructuringElement& element,
                                                     std::size_t width, std::size_t height,
                                                     Tuning tuning)
 {
     const SizeClass size_class = size_class_of(width, height);
     auto recipe =
-        work_group_recipe(morphology_tuning_key(device_key(cl.device), shape, size_class));
+        work_group_recipe(morphology_tuning_key(device_key(cl.device), element, size_class));
     recipe.prepare = [&](ImageSize size) {
-        auto morphology = std::make_shared<MorphologyFilter>(cl, shape);
+        auto morphology = std::make_shared<MorphologyFilter>(cl, element);
         morphology->allocate(size.width, size.height);
         fill_random(cl, morphology->luminance_buffer(), RandomValues::bytes);
         morphology->binarise_and_pack(Binarisation{128, false});

@@ -19,11 +19,13 @@ using MorphologyTuningResult = Tuned<WorkGroupShape>;
 std::vector<WorkGroupShape> morphology_candidates();
 
 // The cache line's key: the filter, structuring element (it sets the rows per work-item and
-// the reach), size class and device. There is no border mode to tell apart.
-std::string morphology_tuning_key(const std::string& device, MorphologyShape shape,
+// the reach; a rectangle, cross or ellipse with its size), size class and device. There is no
+// border mode to tell apart.
+std::string morphology_tuning_key(const std::string& device, const StructuringElement& element,
                                   SizeClass size_class);
 
-MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl, MorphologyShape shape,
+MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
+                                                    const StructuringElement& element,
                                                     std::size_t width, std::size_t height,
                                                     Tuning tuning = Tuning::use_cache);
 

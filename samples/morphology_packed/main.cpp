@@ -1,11 +1,13 @@
 // Binary morphology on bit-packed images, after the 2013 blog posts "OpenCL - Dilation and
 // Erosion in packed bit" and "OpenCL - Connecting pixels": the luminance is binarised and packed
 // 32 pixels to a word on the device, dilated and eroded a whole word per work-item with a 3x3
-// square or the blog's 13-pixel diamond (which joins pixels one diagonal step apart), unpacked
-// for display, and every step is timed from its event, as the blog's table does.
+// square, the blog's 13-pixel diamond (which joins pixels one diagonal step apart), or OpenCV's
+// rectangle, cross or ellipse of any odd size up to 63x63 (each row a run built by doubling
+// shifts), unpacked for display, and every step is timed from its event, as the blog's table does.
 // The kernels are in morphology_packed.cl.
 #include "common/app/cli.hpp"
 #include "common/app/device_io.hpp"
+#include "common/app/element_option.hpp"
 #include "common/app/report.hpp"
 #include "common/app/run_floor.hpp"
 #include "common/app/roi_option.hpp"
@@ -39,10 +41,15 @@ int main(int argc, char** argv)
                  "dark pixels (luminance < T) are the foreground: text on paper");
     sdk::MorphologyShape shape = sdk::MorphologyShape::diamond;
     sdk::accept_names(app.add_option("--shape", shape,
-                                     "structuring element: square (3x3) or diamond (city-block "
-                                     "distance 2)"),
+                                     "structuring element: square (3x3), diamond (city-block "
+                                     "distance 2), or OpenCV's rectangle, cross or ellipse of "
+                                     "--size"),
                       sdk::morphology_shape_names())
         ->default_str("diamond");
+    std::string size;
+    app.add_option("--size", size,
+                   "the rectangle's, cross's or ellipse's WxH, odd, 1 to 63 (default 3x3)")
+        ->type_name("WxH");
     sdk::MorphologyOperation operation = sdk::MorphologyOperation::close;
     sdk::accept_names(app.add_option("--op", operation,
                                      "dilate, erode, close = erode(dilate), open = dilate(erode)"),
@@ -63,6 +70,7 @@ int main(int argc, char** argv)
 
     return sdk::run_sample(app, argc, argv, options, [&] {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
+        const sdk::StructuringElement element = sdk::element_from_options(shape, size);
 
         // 1. Reserve the files the run writes (all are put in place together at the end, or
         //    none) and open the image: its header gives its size, and a region must lie inside.
@@ -88,7 +96,7 @@ int main(int argc, char** argv)
             pipeline.time("create context", 0, [&] { return sdk::make_context(device); });
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
         auto [morphology, conversions] = pipeline.time("build kernels", 0, [&] {
-            return std::make_pair(std::make_unique<sdk::MorphologyFilter>(cl, shape, memory.mode),
+            return std::make_pair(std::make_unique<sdk::MorphologyFilter>(cl, element, memory.mode),
                                   std::make_unique<sdk::RowConversions>(cl));
         });
 
@@ -97,7 +105,7 @@ int main(int argc, char** argv)
         //    the element's radius times the passes either side, the halo's results thrown away
         //    (common/runtime/bands.hpp). A region is a whole-image thing: not with bands.
         const sdk::BandPlan plan = sdk::plan_device_bands(
-            image, cl, sdk::halo_rows(shape, operation),
+            image, cl, sdk::halo_rows(element, operation),
             sdk::MorphologyFilter::row_footprint(image.width()), options.band_rows);
         sdk::refuse_with_bands(plan, {{"--roi", !region.empty()},
                                       {"--iterations", options.iterations > 0}});
@@ -106,11 +114,11 @@ int main(int argc, char** argv)
         const sdk::WorkGroupShape group =
             sdk::chosen_work_group(tuning, log, [&](sdk::Tuning retune) {
                 return sdk::choose_morphology_work_group(
-                    cl, shape, image.width(), plan.bands.front().input_rows(), retune);
+                    cl, element, image.width(), plan.bands.front().input_rows(), retune);
             });
         morphology->set_work_group(group.x, group.y);
         sdk::print_setup(log, cl, size_only,
-                         sdk::operation_name(operation) + " with the " + sdk::shape_name(shape) +
+                         sdk::operation_name(operation) + " with the " + sdk::element_name(element) +
                              ", foreground: luminance " + (invert ? "< " : ">= ") +
                              std::to_string(threshold) + ", region " + sdk::roi_text(roi) +
                              ", passes' " + sdk::describe(group),
@@ -168,7 +176,7 @@ int main(int argc, char** argv)
         //    whole image however it was cut. Then every file is put in place together.
         if (options.save_raw) sdk::write_morphology_raw(*options.save_raw, copies.luminance, copies.result);
         if (options.verify)
-            sdk::verify_morphology(log, copies.luminance, binarisation, operation, shape, roi,
+            sdk::verify_morphology(log, copies.luminance, binarisation, operation, element, roi,
                                    copies.result.output);
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
