@@ -24,6 +24,8 @@ struct Size {
 // and columns, tall thin and wide short images. SDK_TEST_SIZES=small keeps the ones up to 64 wide,
 // for runs under oclgrind.
 const std::vector<Size>& awkward_sizes();
+// Whether SDK_TEST_SIZES=small asks for small cases only (the runs under oclgrind).
+bool small_sizes_only();
 
 Image random_grey_image(std::size_t width, std::size_t height, std::uint32_t seed);
 

@@ -4,6 +4,7 @@
 #include "kernels/morphology/morphology_filter.hpp"
 #include "kernels/morphology/morphology_reference.hpp"
 #include "kernels/morphology/morphology_tuning.hpp"
+#include "morphology_test_support.hpp"
 #include "common/runtime/errors.hpp"
 #include "test_support.hpp"
 
@@ -28,10 +29,14 @@ void PrintTo(MorphologyOperation operation, std::ostream* out)
 
 namespace {
 
+using test::DeviceResult;
+using test::expect_matches_reference;
+using test::filter_for;
+using test::poisons;
+using test::regions_of;
+using test::run_on_device;
 using test::test_context;
-
-// Runs alternate between two poisons, so a byte a kernel fails to write cannot match both times.
-constexpr std::uint8_t poisons[] = {0x5A, 0xA5};
+using test::white_on_black;
 
 // Uniform random luminance above a threshold T is foreground with probability (256 - T) / 256.
 struct Density {
@@ -43,44 +48,6 @@ constexpr Density densities[] = {{"near-empty", 251}, {"half", 128}, {"near-full
 const MorphologyOperation all_operations[] = {
     MorphologyOperation::dilate, MorphologyOperation::erode, MorphologyOperation::close,
     MorphologyOperation::open};
-
-// Building a program costs ~0.3 s on PoCL: keep one filter per shape.
-// Never destroyed: releasing OpenCL objects from static destructors at exit races the
-// runtime's own teardown.
-MorphologyFilter& filter_for(MorphologyShape shape, MemoryMode memory = MemoryMode::copy)
-{
-    static auto* filters =
-        new std::map<std::pair<MorphologyShape, MemoryMode>, std::unique_ptr<MorphologyFilter>>;
-    auto& filter = (*filters)[{shape, memory}];
-    if (!filter) filter = std::make_unique<MorphologyFilter>(test_context(), shape, memory);
-    return *filter;
-}
-
-struct DeviceResult {
-    std::vector<std::uint8_t> output;
-    PackedBitmap packed_result;
-};
-
-DeviceResult run_on_device(MorphologyFilter& filter, const Image& luminance,
-                           const Binarisation& binarisation, MorphologyOperation operation,
-                           const Roi& roi, std::uint8_t poison)
-{
-    filter.upload(luminance);
-    filter.fill_outputs(poison);
-    filter.run(binarisation, operation, roi);
-    DeviceResult result;
-    result.output = filter.download();
-    result.packed_result = filter.download_packed_result();
-    return result;
-}
-
-// The unpacked form of a mask: 255 for foreground, 0 for background.
-std::vector<std::uint8_t> white_on_black(const Image& mask)
-{
-    std::vector<std::uint8_t> pixels(mask.pixels.size());
-    for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = mask.pixels[i] ? 255 : 0;
-    return pixels;
-}
 
 // The reference's unpack: each bit of a packed bitmap as a 0 or 255 byte.
 std::vector<std::uint8_t> expand(const PackedBitmap& bitmap)
@@ -96,39 +63,6 @@ std::vector<std::uint8_t> expand(const PackedBitmap& bitmap)
 std::string describe(const test::Size& size, const char* density, const Roi& roi)
 {
     return test::size_name(size) + ", " + density + ", region " + roi_text(roi);
-}
-
-// Checks one run against the reference: the unpacked output, and the packed result word for
-// word, which also proves that every padding bit and byte past the width is 0.
-void expect_matches_reference(MorphologyShape shape, MorphologyOperation operation,
-                              const Image& luminance, const Binarisation& binarisation,
-                              const Roi& roi, std::uint8_t poison, const std::string& what)
-{
-    MorphologyFilter& filter = filter_for(shape);
-    const Image expected =
-        morphology_reference(binarise_reference(luminance, binarisation), operation, shape, roi);
-    const DeviceResult actual =
-        run_on_device(filter, luminance, binarisation, operation, roi, poison);
-    ASSERT_EQ(actual.output, white_on_black(expected)) << what;
-    ASSERT_EQ(actual.packed_result.bits, pack_bitmap(expected, filter.row_pitch()).bits) << what;
-}
-
-// Regions along every edge of a width x height image, 1x1 ones, the whole image and an inner one.
-std::vector<Roi> regions_of(std::size_t width, std::size_t height)
-{
-    const std::size_t half_width = width / 2;
-    const std::size_t half_height = height / 2;
-    return {
-        whole_image(width, height),
-        {0, 0, 1, 1},                                               // 1x1 in the top-left corner
-        {width - 1, height - 1, 1, 1},                              // 1x1, bottom-right corner
-        {half_width, half_height, 1, 1},                            // 1x1 in the middle
-        {0, 0, half_width + 1, half_height + 1},                    // touches the top and left
-        {half_width, half_height, width - half_width, height - half_height},  // bottom and right
-        {width - 1, 0, 1, height},                                  // the last column
-        {0, height - 1, width, 1},                                  // the last row
-        {width / 4, height / 4, width - width / 2, height - height / 2},      // inside
-    };
 }
 
 // The same pipeline with mapped buffers (--memory map): every op and shape, awkward sizes, half
