@@ -697,6 +697,62 @@ TEST_F(WorkGroupOption, RetuneWithAShapeIsRefused)
                               "give one of them");
 }
 
+// --size on morphology_packed: odd W and H from 1 to 63 for the rectangle, cross and ellipse,
+// nothing for the square and diamond; and runs with the sized shapes verify against the
+// reference.
+class MorphologySizeOption : public EndToEnd {
+protected:
+    void SetUp() override
+    {
+        EndToEnd::SetUp();
+        std::vector<fs::path> morphology;
+        for (const fs::path& program : samples_)
+            if (program.filename() == "morphology_packed") morphology.push_back(program);
+        ASSERT_EQ(morphology.size(), 1u);
+        samples_ = morphology;
+    }
+
+    void expect_refused(const std::vector<std::string>& extra, const std::string& phrase)
+    {
+        auto arguments = reading(write_input("input.bmp", valid_bmp()));
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        expect_failure(arguments, kUsageError, phrase);
+    }
+};
+
+TEST_F(MorphologySizeOption, SizesNotOddFrom1To63AreRefused)
+{
+    for (const char* size : {"4x3", "3x4", "0x1", "65x65", "3x", "x3", "31", "3x3x3", "-3x3"})
+        expect_refused({"--shape", "ellipse", "--size", size}, "--size takes WxH");
+}
+
+TEST_F(MorphologySizeOption, TheSquareAndDiamondTakeNoSize)
+{
+    expect_refused({"--shape", "square", "--size", "3x3"}, "--size is for the rectangle");
+    expect_refused({"--shape", "diamond", "--size", "31x31"}, "--size is for the rectangle");
+}
+
+TEST_F(MorphologySizeOption, SizedShapesVerifyAgainstTheReference)
+{
+    const fs::path input = write_input("input.bmp", valid_bmp());
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{"--shape", "rectangle", "--size", "31x31", "--op", "close"},
+          {"--shape", "cross", "--size", "5x63", "--op", "open"},
+          {"--shape", "ellipse", "--size", "7x5", "--op", "dilate", "--roi", "2,1,15,5"}}) {
+        std::vector<std::string> arguments = reading(input);
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        // A fixed work-group shape: the tuner's contest would take longer than the run.
+        arguments.insert(arguments.end(), {"--verify", "--work-group", "16x8"});
+        const Outcome outcome = run_program(samples_.front(), arguments, inputs_, logs_);
+        expect_success(outcome);
+        EXPECT_NE(outcome.out.find("the output equals the C++ reference bit for bit"),
+                  std::string::npos)
+            << outcome.out;
+        EXPECT_NE(outcome.out.find(" with the " + extra[1] + " " + extra[3]), std::string::npos)
+            << outcome.out;
+    }
+}
+
 // --- Where the output goes. ---
 
 TEST_F(BadInput, OutputFolderDoesNotExist)

@@ -58,6 +58,10 @@ std::vector<Filter> every_filter()
     for (const std::string operation : {"dilate", "erode", "close", "open"})
         filters.push_back({"morphology_packed", {"--op", operation, "--shape", "diamond"},
                            operation == "close" || operation == "open" ? 4u : 2u});
+    // A taller element, its halo H / 2 rows a pass. (The square stays last: the tests below take
+    // every_filter().back() as the morphology.)
+    filters.push_back({"morphology_packed",
+                       {"--op", "close", "--shape", "ellipse", "--size", "9x7"}, 6});
     filters.push_back({"morphology_packed", {"--op", "close", "--shape", "square"}, 2});
     return filters;
 }
