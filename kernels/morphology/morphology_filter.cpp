@@ -39,15 +39,18 @@ constexpr std::size_t kPixelsPerWord = 32;
 // option ROWS_PER_ITEM, so the launch size and the kernel cannot disagree. Measured on the H100
 // in alternated runs, the square is fastest with 4 rows and the diamond, which spreads each row
 // further, with 3 (docs/performance.md#morphology-choices). The rectangle, cross and ellipse
-// (morphology_runs.cl) take up to 8 rows: each input row's run is built once for all the
-// outputs it feeds, which a taller column shares among more of them. The rectangle's and
-// cross's vertical runs need the column no taller than the element (vertical_run).
+// (morphology_runs.cl) take taller columns: each input row's run is built once for all the
+// outputs it feeds, and a column of K outputs reads K + H - 1 rows. For the rectangle 31x31
+// on PoCL, 16 rows were ahead of 8 and of 31 (docs/morphology_packed.md#filters-of-any-size);
+// the vertical run needs the column no taller than the element. The ellipse ORs a run per
+// element row into every output, so its rows cost more unrolled code than they save: 8.
 std::size_t rows_per_dilation_item(const StructuringElement& element)
 {
     switch (element.shape) {
     case MorphologyShape::square: return 4;
     case MorphologyShape::diamond: return 3;
-    default: return static_cast<std::size_t>(std::min(element.height, 8));
+    case MorphologyShape::ellipse: return static_cast<std::size_t>(std::min(element.height, 8));
+    default: return static_cast<std::size_t>(std::min(element.height, 16));
     }
 }
 
