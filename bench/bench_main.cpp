@@ -194,9 +194,9 @@ private:
 // dilation and an erosion), so that a closing compares with a single dilation.
 class MorphologyKernel final : public ShapeableKernel {
 public:
-    MorphologyKernel(const OpenClContext& cl, MorphologyShape shape, MorphologyOperation operation,
-                     const Image& image)
-        : morphology_(cl, shape),
+    MorphologyKernel(const OpenClContext& cl, const StructuringElement& element,
+                     MorphologyOperation operation, const Image& image)
+        : morphology_(cl, element),
           passes_(passes_of(operation)),
           roi_(whole_image(image.width, image.height))
     {
@@ -579,6 +579,15 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                             return std::make_shared<MorphologyKernel>(
                                 context, MorphologyShape::square, MorphologyOperation::dilate,
                                 image);
+                        });
+        // A long element against the 3x3 square above, at the same size: the rectangle's runs
+        // are built by doubling shifts (morphology_runs.cl), so 31x31 should cost a small
+        // multiple of 3x3, not 107 times its pixels.
+        register_kernel(suite, "morphology", "rectangle_31x31_dilate", size, morphology_needs,
+                        [](const OpenClContext& context, const Image& image) {
+                            return std::make_shared<MorphologyKernel>(
+                                context, StructuringElement(MorphologyShape::rectangle, 31, 31),
+                                MorphologyOperation::dilate, image);
                         });
         register_kernel(suite, "morphology", "diamond_close_per_pass", size, morphology_needs,
                         [](const OpenClContext& context, const Image& image) {
