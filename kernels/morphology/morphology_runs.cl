@@ -21,7 +21,6 @@
 // Input rows a work-item reads: its output rows and REACH_Y more either side.
 #define INPUT_ROWS (ROWS_PER_ITEM + 2 * REACH_Y)
 
-// [Runs by doubling]
 // A run of n pixels ORed together costs log2(n) shifts, not n: OR a row with itself shifted by
 // 1, the result with itself shifted by 2, then by 4, ..., and each pixel holds the OR of the
 // 1, 2, 4, ... pixels ending at it. Any n between two powers of two p <= n < 2p is the last
@@ -53,6 +52,7 @@ typedef struct {
     ulong towards_right[LOG_REACH + 1];
 } RowRuns;
 
+// [Runs by doubling]
 inline RowRuns row_runs(uint left, uint centre, uint right)
 {
     RowRuns runs;
@@ -125,7 +125,6 @@ inline uint row_run(__global const uint* source, int words_per_row, int word, in
 #if ROWS_PER_ITEM > ELEMENT_HEIGHT
 #error "the rectangle and cross take at most the element's height in rows per work-item"
 #endif
-// [Vertical run]
 // The OR of ELEMENT_HEIGHT consecutive rows' runs for each of ROWS_PER_ITEM output rows, after
 // van Herk and Gil-Werman: output i covers input rows i .. i + ELEMENT_HEIGHT - 1, and as there
 // are no more outputs than the element is high, every one of these windows contains input row
@@ -149,20 +148,20 @@ inline void vertical_run(__global const uint* source, int words_per_row, int wor
         dilated[r - ELEMENT_HEIGHT + 1] |= prefix;
     }
 }
-// [Vertical run]
 #endif
 
-// [Element passes]
 // The column of ROWS_PER_ITEM words from row y0 down, dilated (on complemented words for the
 // erosion, as in morphology_packed.cl):
 //   rectangle  a run of REACH_X along every row, then a run of the element's height down the
-//              column: separable, so about 2 log2(width) + 3 operations a pixel for any size;
+//              column: separable, so a word of 32 outputs costs (K + H - 1) / K row runs of
+//              about 2 log2(width) 64-bit shifts and ORs each, plus about 3 ORs down the
+//              column (K = ROWS_PER_ITEM, H the height), whatever the size;
 //   cross      the OR of the column's vertical run (of the words alone, reach 0) and the
 //              output row's own run of REACH_X;
 //   ellipse    a union of rectangles row by row: output row y is the OR over the element's rows
 //              dy of input row y + dy's run of that row's reach. Each input row's doubling is
-//              built once and serves every reach (run_of), so a pixel costs one shift and OR a
-//              side for each of the element's rows.
+//              built once and serves every reach (run_of), so an output word costs one shift
+//              and OR a side for each of the element's rows.
 inline void dilate_element_column(__global const uint* source, int words_per_row, int word,
                                   int y0, Region region, uint complement, bool interior,
                                   uint dilated[ROWS_PER_ITEM])
@@ -234,7 +233,6 @@ inline void morphology_column(__global const uint* restrict source,
         destination[index] = to_memory_order((result & inside) | (original & ~inside));
     }
 }
-// [Element passes]
 
 __kernel void dilate(__global const uint* restrict source, __global uint* restrict destination,
                      const int words_per_row, const int height, const int left, const int top,
