@@ -161,10 +161,16 @@ def labels(lines):
     return found
 
 
+# How images reach the device depends on the device (map where memory is shared, as on PoCL,
+# pinned on a discrete GPU): the pages show PoCL's, a GPU run says its own.
+MEMORY_MODE = re.compile(r"\((map|pinned|copy)\)")
+
+
 def check_output(expected, actual):
     """The expected labels appear in the actual output, in order; the first missing one, or None."""
+    actual = MEMORY_MODE.sub("(mode)", actual)
     position = 0
-    for label in labels(expected):
+    for label in (MEMORY_MODE.sub("(mode)", label) for label in labels(expected)):
         at = actual.find(label, position)
         if at < 0:
             return label
@@ -197,6 +203,9 @@ def run_page(page, bin_dir, env):
             result = subprocess.run(run, cwd=folder, env=env, capture_output=True, timeout=300)
             out = result.stdout.decode("utf-8", "replace") + result.stderr.decode("utf-8",
                                                                                    "replace")
+            if result.returncode != 0 and "no OpenCL device of type" in out:
+                print(f"skipped (this machine has no such device): {where}")
+                continue
             if result.returncode != 0:
                 failures.append(f"{where}\n    exit status {result.returncode}: "
                                 f"{out.strip().splitlines()[-1] if out.strip() else ''}")

@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <sys/resource.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -115,7 +116,18 @@ std::string explain_missing_platform()
     for (const std::string& icd_file : icd_files) {
         if (std::string failure = load_failure(icd_file); !failure.empty()) return failure;
     }
-    return install;
+    // Every driver loads, yet none gave a platform: it failed inside (a GPU driver opens its
+    // device files and maps memory as it starts). A limit set on the process is the likely cause.
+    std::string limits;
+    if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur <= 256)
+        limits = open_files_limit_note();
+    if (const std::string memory = memory_limit_note(); !memory.empty())
+        limits += (limits.empty() ? "" : "; ") + memory;
+    return kNoPlatform + ": the driver named in " + icd_files.front() +
+           (icd_files.size() > 1 ? " (and the others there)" : "") +
+           " loads but reports no platform" +
+           (limits.empty() ? " (is its device present, and its kernel module loaded?)"
+                           : "; " + limits);
 }
 
 }  // namespace sdk
