@@ -2,6 +2,8 @@
 
 #include "common/runtime/resource_limits.hpp"
 
+#include <sys/resource.h>
+
 namespace sdk {
 
 std::string cl_error_name(cl_int code)
@@ -85,6 +87,10 @@ std::string describe(const std::string& doing, const cl::Error& error)
     if (error.err() == CL_OUT_OF_HOST_MEMORY || error.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE) {
         if (const std::string limit = memory_limit_note(); !limit.empty()) text += "; " + limit;
     }
+    // A GPU driver short of file descriptors (it opens its device files as it starts) fails
+    // with codes of its own (NVIDIA's -9999): a tight limit is worth naming whatever the code.
+    if (rlimit files{}; ::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur <= 256)
+        text += "; " + open_files_limit_note();
     return text;
 }
 }  // namespace
