@@ -95,6 +95,11 @@ std::string describe(const std::string& doing, const cl::Error& error)
 }
 }  // namespace
 
+std::string out_of_memory_while(const std::string& doing)
+{
+    return "while " + doing + ": " + out_of_memory_message("", 0);
+}
+
 OpenClError::OpenClError(const std::string& doing, const cl::Error& error)
     : std::runtime_error(describe(doing, error)), code_(error.err())
 {

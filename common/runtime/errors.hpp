@@ -31,7 +31,11 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Runs `call`, turning a cl::Error into an OpenClError that says what was being done.
+std::string out_of_memory_while(const std::string& doing);
+
+// Runs `call`, turning a cl::Error into an OpenClError that says what was being done, and a
+// std::bad_alloc from inside the call (a driver's compiler out of memory, say) into one line
+// that names the step and the memory limit.
 template <typename Call>
 auto while_doing(const std::string& doing, Call&& call) -> decltype(call())
 {
@@ -39,6 +43,8 @@ auto while_doing(const std::string& doing, Call&& call) -> decltype(call())
         return std::forward<Call>(call)();
     } catch (const cl::Error& error) {
         throw OpenClError(doing, error);
+    } catch (const std::bad_alloc&) {
+        throw std::runtime_error(out_of_memory_while(doing));
     }
 }
 

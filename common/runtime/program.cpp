@@ -90,6 +90,12 @@ cl::Program build_source(const OpenClContext& cl, const std::string& source,
     const std::string all_options = full_options(options, include_folder);
     try {
         program.build({cl.device}, all_options.c_str());
+    } catch (const std::bad_alloc&) {
+        // The driver's compiler ran out of memory (PoCL's LLVM throws through the C API),
+        // leaving the program's lock held: releasing the program would wait on it for ever.
+        // Its handle is left behind instead; the process is about to end with this error.
+        new cl::Program(std::move(program));
+        throw std::runtime_error(out_of_memory_while("building " + described_as));
     } catch (const cl::Error& error) {
         std::string log;
         try {

@@ -9,8 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include <filesystem>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -60,9 +61,27 @@ std::string line_of(const std::string& help, const std::string& option)
     return help.substr(at, next == std::string::npos ? next : next - at);
 }
 
+// CLI11's raw type names and the marks of its printed maps ("ENUM:value in {a->0} OR {0}"), in
+// an option's column. (No std::regex: GCC 12 warns inside it in the sanitizer build.)
+bool shows_raw_type(const std::string& spec)
+{
+    for (const char* mark : {"->", "{", "}", " OR "})
+        if (spec.find(mark) != std::string::npos) return true;
+    std::string word;
+    for (const char c : spec + " ") {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') {
+            word += c;
+            continue;
+        }
+        for (const char* raw : {"TEXT", "UINT", "INT", "FLOAT", "ENUM", "NONNEGATIVE", "POSITIVE"})
+            if (word == raw) return true;
+        word.clear();
+    }
+    return false;
+}
+
 TEST_F(HelpTest, EveryOptionSaysWhatItTakesInWords)
 {
-    const std::regex raw_type(R"(\b(TEXT|UINT|INT|FLOAT|ENUM|NONNEGATIVE|POSITIVE)\b|->|[{}]| OR )");
     for (const std::string& sample : sample_names()) {
         SCOPED_TRACE(sample);
         const Outcome outcome = run(sample, {"--help"});
@@ -70,7 +89,7 @@ TEST_F(HelpTest, EveryOptionSaysWhatItTakesInWords)
         const std::vector<std::string> specs = option_specs(outcome.out);
         EXPECT_GE(specs.size(), 15u) << outcome.out;
         for (const std::string& spec : specs)
-            EXPECT_FALSE(std::regex_search(spec, raw_type)) << "option column: " << spec;
+            EXPECT_FALSE(shows_raw_type(spec)) << "option column: " << spec;
         const std::string input = line_of(outcome.out, "-i,--input");
         EXPECT_NE(input.find("PNG"), std::string::npos) << input;
         EXPECT_NE(input.find("JPEG"), std::string::npos) << input;

@@ -166,7 +166,12 @@ TEST_F(ResourceLimits, AnImageTooLargeForTheAddressSpaceNamesMemory)
         EXPECT_FALSE(has(outcome.err, "bad_alloc"));
         EXPECT_TRUE(has(outcome.err, "limited to 400000 KiB (ulimit -v)"));
         if (extra.back() != "--verify") {
-            EXPECT_TRUE(has(outcome.err, "-byte buffer for ") || has(outcome.err, " bytes for "));
+            // The buffer that failed, the step whose driver call ran out, or, for an allocation
+            // inside the driver that no step wraps (PoCL's compiler, LLVM, when a kernel first
+            // runs), memory and the limit alone: which one runs out first depends on the caches.
+            EXPECT_TRUE(has(outcome.err, "-byte buffer for ") || has(outcome.err, " bytes for ") ||
+                        has(outcome.err, "while ") || has(outcome.err, "out of memory"))
+                << outcome.err;
         }
         EXPECT_FALSE(fs::exists(root_ / "output.bmp"));
     }
