@@ -32,6 +32,19 @@ namespace fs = std::filesystem;
 // A sample that hangs is a failure too; kernel builds on a slow CPU device take seconds.
 constexpr std::chrono::seconds kTimeLimit{120};
 
+// Built with AddressSanitizer: the samples' memory and limits are not a plain build's.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
 constexpr int kFailure = 1;
 constexpr int kUsageError = 2;
 

@@ -24,24 +24,13 @@ namespace {
 namespace fs = std::filesystem;
 using namespace e2etest;
 
-// AddressSanitizer reserves terabytes of address space for its shadow memory and opens files of
-// its own as it starts: a sanitized sample cannot start under these limits at all.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
 
 class ResourceLimits : public ::testing::Test {
 protected:
     void SetUp() override
     {
+        // AddressSanitizer reserves terabytes of address space for its shadow memory and opens
+        // files of its own as it starts: a sanitized sample cannot start under these limits.
         if (kSanitized) GTEST_SKIP() << "a sanitized build cannot run under ulimit -n or -v";
         std::string pattern = (fs::temp_directory_path() / "resource-limits-XXXXXX").string();
         ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
