@@ -10,6 +10,7 @@
 // input read once, each output written once) and copy_fraction, that over copy_bandwidth's GB/s.
 #include "bench_support.hpp"
 #include "file_runs.hpp"
+#include "jpeg_decoding.hpp"
 #include "png_encoding.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/app/cli.hpp"
@@ -18,6 +19,7 @@
 #include "kernels/morphology/morphology_filter.hpp"
 #include "kernels/morphology/morphology_tuning.hpp"
 #include "kernels/sobel/sobel_filter.hpp"
+#include "kernels/sobel/sobel_image.hpp"
 #include "kernels/sobel/sobel_tuning.hpp"
 #include "common/runtime/transfers.hpp"
 #include "common/runtime/profiling.hpp"
@@ -163,7 +165,13 @@ public:
     {
         sobel_.set_work_group(shape.x, shape.y);
     }
-    double run_seconds() override { return device_seconds(sobel_.run()); }
+    // The image variant's time includes its copy of the buffer into the image, which it needs
+    // on every run whose luminance the device wrote to a buffer (as the sample's does).
+    double run_seconds() override
+    {
+        const double kernel = device_seconds(sobel_.run());
+        return sobel_.last_copy()() ? kernel + device_seconds(sobel_.last_copy()) : kernel;
+    }
     std::uint64_t bytes_moved() const override { return sobel_.bytes_moved(); }
     std::string label() const override { return label_; }
     void set_label(std::string label) { label_ = std::move(label); }
@@ -482,7 +490,11 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
 {
     const std::vector<SobelVariant> sobel_variants{
         SobelVariant::no_vectors, SobelVariant::vector_16x1, SobelVariant::vector_16x4,
-        SobelVariant::packed_16x4};
+        SobelVariant::packed_16x4, SobelVariant::local_tile, SobelVariant::image};
+    // Where the device has no images (or none this large), the image entries are left out.
+    const auto runs_here = [&suite](SobelVariant variant, std::size_t width, std::size_t height) {
+        return sobel_variant_unavailable(suite.cl, variant, width, height).empty();
+    };
 
     // First, so that the filters after it compare with this run's copy speed.
     benchmark::RegisterBenchmark("copy_bandwidth", time_copy, &suite)
@@ -491,10 +503,12 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
 
     const OpenClContext& cl = suite.cl;
     register_startup("context", [selection = suite.selection] { make_context(selection); });
-    for (const SobelVariant variant : sobel_variants)
+    for (const SobelVariant variant : sobel_variants) {
+        if (!runs_here(variant, 0, 0)) continue;
         register_startup("sobel/" + variant_name(variant), [&cl, variant] {
             const SobelFilter sobel(cl, variant, Border::replicate);
         });
+    }
     register_startup("fir/fir_float", [&cl] { const FirFilter fir(cl, Border::replicate); });
     register_startup("morphology/diamond",
                      [&cl] { const MorphologyFilter morphology(cl, MorphologyShape::diamond); });
@@ -512,11 +526,13 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         const DeviceNeeds morphology_needs{std::max(pixels, packed), 2 * pixels + 3 * packed};
 
         // 1. The kernels alone, on the device's clock.
-        for (const SobelVariant variant : sobel_variants)
+        for (const SobelVariant variant : sobel_variants) {
+            if (!runs_here(variant, size.width, size.height)) continue;
             register_kernel(suite, "sobel", variant_name(variant), size, sobel_needs,
                             [variant](const OpenClContext& context, const Image& image) {
                                 return std::make_shared<SobelKernel>(context, variant, image);
                             });
+        }
         // The fastest variant and work-group shape for this device and this size, as
         // --variant auto picks them (and caches them, like the sample; set SDK_TUNING_CACHE to
         // a fresh file to make it measure). The fixed variants above run 32x8 groups.
@@ -535,7 +551,11 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         // choices like the samples; set SDK_TUNING_CACHE to a fresh file to make them measure.
         // One filter per variant, its shapes taking turns on its buffers, as in the tuner.
         register_auto_contest(suite, "sobel", size, sobel_needs,
-                              [size](const OpenClContext& context, const Image& image) {
+                              // The image kernel is auto's candidate only where it reads
+                              // the buffer itself (kernels/sobel/sobel_tuning.cpp says why).
+                              [size, images = runs_here(SobelVariant::image, size.width, size.height) &&
+                                              images_from_buffers(suite.cl, pitch_for(size.width))](
+                                  const OpenClContext& context, const Image& image) {
             std::map<SobelVariant, std::shared_ptr<ShapeableKernel>> kernels;
             const auto kernel_of = [&](SobelVariant variant) {
                 auto& kernel = kernels[variant];
@@ -547,7 +567,7 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
             const WorkGroupShape auto_shape{choice.group_x, choice.group_y};
             AutoContest contest{describe(choice), {},
                                 std::make_shared<WithShape>(kernel_of(choice.variant), auto_shape)};
-            for (const SobelChoice& candidate : sobel_candidates(true)) {
+            for (const SobelChoice& candidate : sobel_candidates(true, images)) {
                 const WorkGroupShape shape{candidate.group_x, candidate.group_y};
                 contest.candidates.push_back(
                     {variant_name(candidate.variant) + "@" + shape_text(shape),
@@ -628,6 +648,9 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
 
         // 5. Writing a PNG output, on the host's cores alone.
         register_png_encoding(size);
+
+        // 6. Reading a JPEG input, with and without restart markers.
+        register_jpeg_decoding(size);
     }
 }
 

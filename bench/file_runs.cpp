@@ -62,10 +62,10 @@ private:
 
 // A 24-bit BMP of random pixels, as a photograph is stored: random bytes leave no file system
 // or cache shortcut to flatter a run.
-void write_random_rgb_bmp(const fs::path& path, Size size)
+void write_random_rgb_bmp(const fs::path& path, Size size, unsigned seed = 7)
 {
     Image image{size.width, size.height, 3, std::vector<std::uint8_t>(3 * size.pixels())};
-    std::mt19937_64 generator(7);
+    std::mt19937_64 generator(seed);
     for (std::size_t i = 0; i + 8 <= image.pixels.size(); i += 8) {
         const std::uint64_t bits = generator();
         std::memcpy(&image.pixels[i], &bits, 8);
@@ -177,6 +177,54 @@ void register_file_job(const std::string& name, const OpenClContext& cl,
         ->Unit(benchmark::kMillisecond);
 }
 
+// A folder of kBatchPhotos photos of the size (random pixels, a different image each), filtered by
+// sobel in one process (common/app/batch.hpp), PNG results; the same photos one process each
+// for the comparison, run in the same iterations.
+constexpr int kBatchPhotos = 8;
+
+struct BatchRun {
+    ScratchFolder folder;
+    fs::path photos = folder.path() / "photos";
+    fs::path results = folder.path() / "results";
+};
+
+void time_batch(benchmark::State& state, const DeviceSelection& selection, Size size)
+{
+    guarded(state, [&] {
+        auto& run = reuse_setup<BatchRun>("file/batch/" + size_name(size), [&] {
+            auto made = std::make_shared<BatchRun>();
+            fs::create_directory(made->photos);
+            for (int photo = 0; photo < kBatchPhotos; ++photo)
+                write_random_rgb_bmp(made->photos / ("photo-" + std::to_string(photo) + ".bmp"), size, 7u + photo);
+            return made;
+        });
+        std::vector<std::string> batch = sample_command("sobel", selection, run.photos, run.results);
+        const auto one_by_one = [&] {
+            for (const auto& photo : fs::directory_iterator(run.photos))
+                run_process(sample_command("sobel", selection, photo.path(),
+                                           run.results / (photo.path().stem().string() + ".png")));
+        };
+        run_process(batch);  // warm-up: the driver's and PoCL's caches, the page cache
+        Samples batch_seconds, single_seconds;
+        for (auto _ : state) {
+            fs::remove_all(run.results);
+            fs::create_directory(run.results);
+            const auto single_start = Clock::now();
+            one_by_one();
+            single_seconds.add(seconds_since(single_start));
+            fs::remove_all(run.results);
+            const auto start = Clock::now();
+            run_process(batch);
+            const double seconds = seconds_since(start);
+            state.SetIterationTime(seconds);
+            batch_seconds.add(seconds);
+        }
+        set_counters(state, batch_seconds, kBatchPhotos * size.pixels());
+        state.counters["photos_per_s"] = kBatchPhotos / batch_seconds.median();
+        state.counters["one_process_each_photos_per_s"] = kBatchPhotos / single_seconds.median();
+    });
+}
+
 }  // namespace
 
 void register_file_runs(const OpenClContext& cl, const DeviceSelection& selection, Size size)
@@ -186,6 +234,10 @@ void register_file_runs(const OpenClContext& cl, const DeviceSelection& selectio
                           [sample, selection](const fs::path& input, const fs::path& output) {
                               run_process(sample_command(sample, selection, input, output));
                           });
+    benchmark::RegisterBenchmark(("file/sobel/batch/" + size_name(size)).c_str(), time_batch,
+                                 selection, size)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
 #ifdef SDK_BENCH_OPENCV_FILES
     // OpenCV doing sobel's job in this (warm) process: read, grey, Sobel, magnitude, write.
     register_file_job("file/opencv_sobel/job/" + size_name(size), cl, selection, size,

@@ -17,7 +17,9 @@ namespace sdk::bench {
 // median), over_floor (their ratio) and the floor's parts: floor_read_ms, floor_write_ms and
 // floor_link_ms (0 on a device that shares the host's memory). Beside the floor, not in it:
 // driver_ms, the driver's start and stop alone (opencl_start_stop, a process built beside bench),
-// and over_floor_and_driver, the job's time over the floor plus that.
+// and over_floor_and_driver, the job's time over the floor plus that. And file/sobel/batch/<size>:
+// a folder of 8 photos of the size to PNG in one sobel process, reporting photos_per_s beside
+// one_process_each_photos_per_s, the same photos one process each in the same iterations.
 void register_file_runs(const OpenClContext& cl, const DeviceSelection& selection, Size size);
 
 }  // namespace sdk::bench

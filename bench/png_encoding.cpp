@@ -9,7 +9,6 @@
 #include <string>
 
 namespace sdk::bench {
-namespace {
 
 // The bundled photograph scaled up (bilinear) with a little sensor-like noise (-3..3, peaked at
 // 0): smooth regions and edges as a camera's picture has, and no exact repeats, which a tiled
@@ -57,6 +56,8 @@ Image photo_like_image(Size size, int channels)
     }
     return image;
 }
+
+namespace {
 
 void time_png_encoding(benchmark::State& state, Size size, int channels)
 {

@@ -6,6 +6,9 @@
 
 namespace sdk::bench {
 
+// The bundled photograph scaled up to `size` with a little sensor-like noise, grey (1) or RGB (3).
+Image photo_like_image(Size size, int channels);
+
 // Registers encode/png/grey/<size> and encode/png/rgb/<size>. Each reports median_ms, Mpix/s,
 // GB/s of pixel bytes compressed, and ratio (the PNG's size over the pixel bytes).
 void register_png_encoding(Size size);

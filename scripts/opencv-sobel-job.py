@@ -3,7 +3,7 @@
 
 In one warm process: read the BMP, BGR to grey, Sobel dx and dy (CV_16S, 3x3), the magnitude,
 write the 8-bit result. The first job warms the process up; the median of the next N is printed.
-    scripts/opencv-sobel-job.py INPUT.bmp OUTPUT.bmp [N]      (Debian: python3-opencv)
+    scripts/opencv-sobel-job.py INPUT.bmp OUTPUT.bmp|OUTPUT.png [N]      (Debian: python3-opencv)
 """
 import statistics
 import sys

@@ -11,9 +11,12 @@
 # (scripts/opencv-sobel-job.py: the median of 3 jobs after a warm-up; python3-opencv or
 # opencv-python), and each run is also given as a multiple of it: the comparison the whole
 # process is held to, measured in the same rounds so a noisy moment hits both.
+# With OUTPUT_FORMAT=png, the samples and OpenCV's job write PNG instead of BMP (the floor still
+# writes the BMP's bytes: the pixels any format must at least hold).
 set -euo pipefail
 bin=$1; size=$2; rounds=${3:-5}; shift 3; [[ ${1:-} == -- ]] && shift
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+format=${OUTPUT_FORMAT:-bmp}
 input=$work/input.bmp
 python3 "$(dirname "$0")/make_test_image.py" "${size%x*}" "${size#*x}" "$input" --rgb
 cat "$input" > /dev/null  # in the page cache, as a file a user just saved
@@ -36,29 +39,29 @@ for ((round = 0; round < rounds; ++round)); do
     echo "driver: start and stop, nothing else|$(ms $t0 $t1)|" >> "$results"
   fi
   if [[ ${OPENCV_JOB:-0} == 1 ]]; then
-    job=$("$opencv_python" "$(dirname "$0")/opencv-sobel-job.py" "$input" "$work/opencv.bmp" 3)
+    job=$("$opencv_python" "$(dirname "$0")/opencv-sobel-job.py" "$input" "$work/opencv.$format" 3)
     [[ $job =~ median\ ([0-9.]+) ]] || { echo "whole-run.sh: opencv job printed: $job" >&2; exit 1; }
     echo "opencv: sobel's job in a warm process|${BASH_REMATCH[1]}|" >> "$results"
-    rm -f "$work/opencv.bmp"
+    rm -f "$work/opencv.$format"
   fi
   for run in "$@"; do
     read -ra words <<< "$run"
     t0=$(now)
     program=${words[0]}; [[ $program == */* ]] || program=$bin/$program
-    "${timer[@]}" "$program" "${words[@]:1}" -q -i "$input" -o "$work/output.bmp"
+    "${timer[@]}" "$program" "${words[@]:1}" -q -i "$input" -o "$work/output.$format"
     t1=$(now)
     rss=""; [[ -f $work/rss ]] && rss=$(tail -1 "$work/rss")
     echo "$run|$(ms $t0 $t1)|$rss" >> "$results"
-    rm -f "$work"/output*.bmp
+    rm -f "$work"/output*."$format"
   done
 done
-python3 - "$results" "$size" "$rounds" <<'PY'
+python3 - "$results" "$size" "$rounds" "$format" <<'PY'
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     name, ms, rss = line.rstrip("\n").split("|")
     rows.setdefault(name, []).append((float(ms), int(rss) if rss else None))
-print(f"{sys.argv[2]}, median of {sys.argv[3]} alternating rounds")
+print(f"{sys.argv[2]}, {sys.argv[4]} out, median of {sys.argv[3]} alternating rounds")
 print(f"{'run':50} {'ms':>9} {'peak MB':>8}")
 floor = sum(statistics.median(m for m, _ in v) for k, v in rows.items() if k.startswith("floor"))
 driver = next((statistics.median(m for m, _ in v) for k, v in rows.items() if k.startswith("driver")), None)

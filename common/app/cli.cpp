@@ -1,5 +1,7 @@
 #include "common/app/cli.hpp"
 
+#include "common/app/batch.hpp"
+
 #include "common/imageio/bmp.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/imageio/file_io.hpp"
@@ -45,19 +47,29 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
                         BandsOption bands)
 {
     options.input = default_input_image();
+    options.inputs = {options.input};
     add_device_options(app, options.device);
     app.add_flag("--list-devices", options.list_devices, "list OpenCL platforms and devices, then exit");
-    app.add_option("-i,--input", options.input,
+    app.add_option("-i,--input", options.inputs,
                    "input image: BMP, PNG or JPEG, known by its first bytes (default: the "
-                   "bundled photograph)")
+                   "bundled photograph); several, or a FOLDER of them, make a batch")
         ->type_name("FILE")
         ->check(a_path)
-        ->capture_default_str();
+        ->default_str(options.input.string());
     app.add_option("-o,--output", options.output,
-                   "output image: PNG when its name ends in .png, else BMP")
+                   "output image: PNG when its name ends in .png, else BMP; for a batch, the "
+                   "FOLDER its results go into, each named after its input")
         ->type_name("FILE")
         ->check(a_path)
         ->capture_default_str();
+    accept_names(app.add_option("--output-format", options.output_format,
+                                "a batch's results: png (the default) or bmp"),
+                 {"png", "bmp"});
+    app.add_option("-j,--jobs", options.jobs,
+                   "a batch: photos in flight at once, 1 to 32, each decoded, filtered and encoded "
+                   "on a thread of its own (default: one per core, at most 32)")
+        ->type_name("N")
+        ->check(CLI::Range(1u, kMostPhotosInFlight).description(""));
     app.add_option("--save-raw", options.save_raw,
                    "also write raw results as NumPy .npy files into this folder")
         ->type_name("FOLDER")
@@ -161,8 +173,14 @@ std::pair<std::size_t, std::size_t> parse_work_group(const std::string& text)
     return {x, y};
 }
 
-int run_sample(CLI::App& app, int argc, char** argv, const CommonOptions& options,
+int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
                const std::function<void()>& body)
+{
+    return run_sample(app, argc, argv, options, [&](const CommonOptions&) { body(); });
+}
+
+int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
+               const SampleBody& body)
 {
     const std::string name = app.get_name().empty() ? "sample" : app.get_name();
     try {
@@ -173,27 +191,44 @@ int run_sample(CLI::App& app, int argc, char** argv, const CommonOptions& option
         std::cerr << name << ": " << error.what() << " (try --help)\n";
         return 2;
     }
-    try {
-        if (options.list_devices) {
-            list_devices(std::cout);
-            return 0;
-        }
+    if (options.list_devices) return exit_status_of(name, [] { list_devices(std::cout); });
+    if (is_batch(options.inputs)) return run_batch(app, options, body);
+    return exit_status_of(name, [&] {
+        options.input = options.inputs.front();
+        if (!options.output_format.empty())
+            throw UsageError("--output-format: a batch's option; one output's format follows its "
+                             "name (.png, else BMP)");
+        if (options.jobs > 0) throw UsageError("--jobs: a batch's option (several inputs or a folder)");
         // Contexts log their commands only when a trace will show them.
         log_commands_of_new_contexts(options.trace.has_value());
-        body();
+        body(options);
+    });
+}
+
+int exit_status_of(const std::string& name, const std::function<void()>& work,
+                   const std::string& subject)
+{
+    // Each message is one write: a batch's photos fail side by side, and lines must not mix.
+    const auto line = [&](const std::string& what) {
+        const bool named = subject.empty() || what.find(subject) != std::string::npos;
+        return name + ": " + (named ? "" : subject + ": ") + what;
+    };
+    const auto say = [](const std::string& text) { std::cerr << text << std::flush; };
+    try {
+        work();
         return 0;
     } catch (const UsageError& error) {
-        std::cerr << name << ": " << error.what() << " (try --help)\n";
+        say(line(error.what()) + " (try --help)\n");
         return 2;
     } catch (const BuildError& error) {
-        std::cerr << error.log() << "\n" << name << ": " << error.what() << "\n";
+        say(error.log() + "\n" + line(error.what()) + "\n");
         return 1;
     } catch (const std::bad_alloc&) {
         // An allocation no step names: at least say it was memory, and what limits it.
-        std::cerr << name << ": " << out_of_memory_message("", 0) << "\n";
+        say(line(out_of_memory_message("", 0)) + "\n");
         return 1;
     } catch (const std::exception& error) {
-        std::cerr << name << ": " << error.what() << "\n";
+        say(line(error.what()) + "\n");
         return 1;
     }
 }
@@ -203,7 +238,8 @@ int run_sample(CLI::App& app, int argc, char** argv, const CommonOptions& option
 namespace sdk {
 std::ostream& null_stream()
 {
-    static std::ostream discard(nullptr);
+    // One per thread: a batch's photos run quiet side by side, and a write sets the stream's state.
+    thread_local std::ostream discard(nullptr);
     return discard;
 }
 }  // namespace sdk

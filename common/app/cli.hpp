@@ -21,8 +21,12 @@ namespace sdk {
 struct CommonOptions {
     DeviceSelection device;
     bool list_devices = false;
-    std::filesystem::path input;                       // default: bundled assets/input.bmp
-    std::filesystem::path output = "output.bmp";
+    // -i: one image, or several and folders of them: a batch (common/app/batch.hpp).
+    std::vector<std::filesystem::path> inputs;         // default: bundled assets/input.bmp
+    std::filesystem::path input;                       // the image this run (or photo) reads
+    std::filesystem::path output = "output.bmp";       // a batch: the folder of its results
+    std::string output_format;                         // a batch: png (default) or bmp
+    unsigned jobs = 0;                                 // a batch: photos in flight; 0: one per core
     std::optional<std::filesystem::path> save_raw;     // folder for .npy files
     Border border = Border::replicate;
     MemoryMode memory = MemoryMode::automatic;
@@ -33,6 +37,11 @@ struct CommonOptions {
     std::size_t band_rows = 0;                         // at most this many output rows a band; 0: whole
     bool floor = false;                                // --floor: measure and print the run's floor
 };
+
+// A batch's photos in flight at once (--jobs) are at most this many: each holds its decoded
+// image, its buffers and its encoded output (peak memory grows with them), and its output set's
+// temporaries, which the clean-up on a signal finds in a fixed table of 64 (temporary_files.hpp).
+constexpr unsigned kMostPhotosInFlight = 32;
 
 // The bundled photograph, found next to the executable.
 std::filesystem::path default_input_image();
@@ -72,11 +81,25 @@ CLI::Validator work_group_validator();
 std::pair<std::size_t, std::size_t> parse_work_group(const std::string& text);
 
 
-// Parses the command line, handles --help and --list-devices, then runs the sample's body.
+// The sample's work for one image, reading the options it is given: for a batch, a copy per
+// photo with that photo's input and output (bodies of different photos may run at once).
+using SampleBody = std::function<void(const CommonOptions&)>;
+
+// Parses the command line, handles --help and --list-devices, then runs the sample's body: once,
+// or with several inputs or a folder once per photo (run_batch, common/app/batch.hpp).
 // Every failure becomes one line on stderr, "<sample>: <what and why>", and an exit status:
 // 0 success, 2 usage error, 1 anything else. A kernel build failure also prints the build log.
-int run_sample(CLI::App& app, int argc, char** argv, const CommonOptions& options,
+int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
+               const SampleBody& body);
+// The same for a body that takes no options (it reads the ones it captured): one image only.
+int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
                const std::function<void()>& body);
+
+// Runs `work`, turning a failure into one line on stderr, "<name>: <what and why>" (a build
+// failure's log before it), and an exit status: 0, 2 for a usage error, 1 for anything else.
+// With a `subject` (a batch's photo), the line names it too unless the message already does.
+int exit_status_of(const std::string& name, const std::function<void()>& work,
+                   const std::string& subject = "");
 
 }  // namespace sdk
 

@@ -2,57 +2,32 @@
 
 #include "common/imageio/byte_source.hpp"
 #include "common/imageio/file_io.hpp"
+#include "common/imageio/jpeg_parallel.hpp"
+#include "common/imageio/libjpeg_callbacks.hpp"
 
-#include <csetjmp>
-#include <cstdio>  // jpeglib.h uses FILE without including it
-#include <exception>
+#include <algorithm>
+#include <optional>
+#include <thread>
 #include <vector>
 
-#include <jpeglib.h>
-
-// How libjpeg reports errors, and what that means here: it calls error_exit, which must not
-// return; ours longjmps back to the setjmp of the step that called into libjpeg. A longjmp skips
-// destructors, so the functions holding a setjmp, and our callbacks, keep no C++ object with a
-// destructor alive across a call into libjpeg: the Image, the input buffer and the decompressor
-// (in an RAII owner) live in the callers, which the jump never leaves. An exception from our own
-// reading code is caught in the callback, kept as an exception_ptr and thrown again afterwards.
+// How libjpeg's errors come back to us (a longjmp, and what that forbids): libjpeg_callbacks.hpp.
 
 namespace sdk {
 namespace {
 
+using JpegErrors = libjpeg::Errors;
+using libjpeg::errors_of;
+using libjpeg::jump_back;
+
 constexpr std::size_t kInputBufferBytes = 64 * 1024;
 
-// libjpeg's error manager with what our handlers need beside it. libjpeg only sees the first
-// member; our handlers get back to the whole from that pointer (a standard-layout struct starts
-// at its first member).
-struct JpegErrors {
-    jpeg_error_mgr manager;
-    std::jmp_buf jump;
-    std::exception_ptr exception;        // thrown by our reading code inside a callback
-    char reason[JMSG_LENGTH_MAX + 64] = {};
-};
-
-// The same for the source manager: libjpeg's fields first, then where the bytes come from.
+// libjpeg's source manager with where the bytes come from beside it (libjpeg's fields first,
+// as for JpegErrors).
 struct JpegSource {
     jpeg_source_mgr manager;
     ByteSource* bytes = nullptr;
     JOCTET* buffer = nullptr;
 };
-
-JpegErrors& errors_of(j_common_ptr cinfo) { return *reinterpret_cast<JpegErrors*>(cinfo->err); }
-
-[[noreturn]] void jump_back(j_common_ptr cinfo) { std::longjmp(errors_of(cinfo).jump, 1); }
-
-[[noreturn]] void on_error(j_common_ptr cinfo)
-{
-    JpegErrors& errors = errors_of(cinfo);
-    if (errors.reason[0] == '\0') (*cinfo->err->format_message)(cinfo, errors.reason);
-    jump_back(cinfo);
-}
-
-// Warnings (recoverable damage) and trace messages: not printed; stderr is kept for the one line
-// that says why a run failed.
-void on_message(j_common_ptr, int) {}
 
 // Called by libjpeg as it reads, at least once per scan: where a file with too many scans is
 // stopped (see kMaxJpegScans), before the scan past the limit is decoded.
@@ -68,9 +43,6 @@ void on_progress(j_common_ptr cinfo)
                   scan, kMaxJpegScans);
     jump_back(cinfo);
 }
-
-void on_init_source(j_decompress_ptr) {}
-void on_term_source(j_decompress_ptr) {}
 
 boolean on_fill_input_buffer(j_decompress_ptr cinfo)
 {
@@ -114,16 +86,10 @@ class JpegDecompressor {
 public:
     explicit JpegDecompressor(ByteSource& bytes) : buffer_(kInputBufferBytes)
     {
-        cinfo_.err = jpeg_std_error(&errors_.manager);
-        errors_.manager.error_exit = on_error;
-        errors_.manager.emit_message = on_message;
+        libjpeg::use_errors(errors_, &cinfo_);
         source_.bytes = &bytes;
         source_.buffer = buffer_.data();
-        source_.manager.init_source = on_init_source;
-        source_.manager.fill_input_buffer = on_fill_input_buffer;
-        source_.manager.skip_input_data = on_skip_input_data;
-        source_.manager.resync_to_restart = jpeg_resync_to_restart;
-        source_.manager.term_source = on_term_source;
+        libjpeg::use_source(source_.manager, on_fill_input_buffer, on_skip_input_data);
         progress_.progress_monitor = on_progress;
     }
     ~JpegDecompressor() { jpeg_destroy_decompress(&cinfo_); }  // safe when never created
@@ -155,22 +121,36 @@ bool read_header(JpegDecompressor* jpeg)
     return true;
 }
 
-bool read_rows(JpegDecompressor* jpeg, std::uint8_t* pixels, std::size_t row_bytes)
+bool read_rows(JpegDecompressor* jpeg, RowTarget* rows)
 {
     if (setjmp(jpeg->errors().jump)) return false;
     j_decompress_ptr cinfo = jpeg->cinfo();
     jpeg_start_decompress(cinfo);
     while (cinfo->output_scanline < cinfo->output_height) {
-        JSAMPROW row = pixels + std::size_t{cinfo->output_scanline} * row_bytes;
+        const std::size_t y = cinfo->output_scanline;
+        JSAMPROW row = rows->row(y);
         jpeg_read_scanlines(cinfo, &row, 1);
+        rows->rows_written(y, 1);
+        rows->hand_over();
     }
     jpeg_finish_decompress(cinfo);
     return true;
 }
 
+unsigned core_count()
+{
+    static const unsigned count = std::max(1u, std::thread::hardware_concurrency());
+    return count;
+}
+
 class JpegDecoder {
 public:
-    JpegDecoder(ByteSource& bytes, const std::string& name) : bytes_(bytes), name_(name), jpeg_(bytes) {}
+    // `bytes` is read in order by the sequential decoder; `anywhere`, the same bytes, by the
+    // decoder of restart intervals.
+    JpegDecoder(ByteSource& bytes, const JpegBytes& anywhere, const std::string& name)
+        : bytes_(bytes), anywhere_(anywhere), name_(name), jpeg_(bytes)
+    {
+    }
 
     ImageHeader header()
     {
@@ -215,15 +195,53 @@ public:
         return {cinfo->image_width, cinfo->image_height, channels};
     }
 
-    Image decode()
+    Image decode(const JpegDecoding& decoding)
     {
         Image image = allocate_image(header());
-        const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
-        check(read_rows(&jpeg_, image.pixels.data(), row_bytes));
+        ImageRows rows(image);
+        decode_into(rows, image.channels, decoding);
         return image;
     }
 
+    void decode_bands(const Bands& bands, const JpegDecoding& decoding)
+    {
+        const ImageHeader declared = header();
+        RowBands rows(bands, declared.width, declared.height, declared.channels);
+        decode_into(rows, declared.channels, decoding);
+        rows.finish();
+    }
+
 private:
+    // The parallel decoder for the files it takes (jpeg_restarts.hpp), after libjpeg has read
+    // the headers (header()) and agrees on what they say; false for every other file, and when
+    // a piece fails.
+    bool decode_restart_intervals_into(RowTarget& rows, int channels, const JpegDecoding& decoding)
+    {
+        const unsigned threads = decoding.threads != 0 ? decoding.threads : core_count();
+        const j_decompress_ptr cinfo = jpeg_.cinfo();
+        const std::size_t pixels = std::size_t{cinfo->image_width} * cinfo->image_height;
+        if (threads < 2 || pixels < decoding.parallel_from_pixels ||
+            cinfo->progressive_mode || cinfo->arith_code || cinfo->restart_interval == 0 ||
+            cinfo->comps_in_scan != cinfo->num_components)
+            return false;
+        const std::optional<RestartLayout> layout = find_restart_intervals(anywhere_, threads);
+        return layout && layout->width == cinfo->image_width && layout->height == cinfo->image_height &&
+               decode_restart_intervals(anywhere_, *layout, threads, channels, rows);
+    }
+
+    // After header(): the parallel decoder where it can, else (or when it fails) the sequential.
+    void decode_into(RowTarget& rows, int channels, const JpegDecoding& decoding)
+    {
+        JpegPath path = JpegPath::restart_intervals;
+        if (!decode_restart_intervals_into(rows, channels, decoding)) {
+            // Whatever the other decoder left in the rows is overwritten, or the image dropped.
+            path = JpegPath::sequential;
+            rows.start_again();
+            check(read_rows(&jpeg_, &rows));
+        }
+        if (decoding.path_taken) *decoding.path_taken = path;
+    }
+
     [[noreturn]] void fail(const std::string& reason) const { throw ImageError(name_ + ": " + reason); }
 
     void check(bool succeeded)
@@ -234,6 +252,7 @@ private:
     }
 
     ByteSource& bytes_;
+    const JpegBytes& anywhere_;
     const std::string& name_;
     JpegDecompressor jpeg_;
 };
@@ -258,19 +277,45 @@ bool has_jpeg_signature(const std::uint8_t* prefix, std::size_t size)
 ImageHeader read_jpeg_header(const InputFile& file)
 {
     ByteSource bytes(file);
-    return run([&] { return JpegDecoder(bytes, file.path().string()).header(); });
+    const JpegBytes anywhere(file);
+    return run([&] { return JpegDecoder(bytes, anywhere, file.path().string()).header(); });
 }
 
-Image read_jpeg(const InputFile& file)
+Image read_jpeg(const InputFile& file, const JpegDecoding& decoding)
 {
     ByteSource bytes(file);
-    return run([&] { return JpegDecoder(bytes, file.path().string()).decode(); });
+    const JpegBytes anywhere(file);
+    return run([&] { return JpegDecoder(bytes, anywhere, file.path().string()).decode(decoding); });
+}
+
+Image read_jpeg(const InputFile& file) { return read_jpeg(file, JpegDecoding{}); }
+
+Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string& name,
+                  const JpegDecoding& decoding)
+{
+    ByteSource bytes(data, size);
+    const JpegBytes anywhere(data, size);
+    return run([&] { return JpegDecoder(bytes, anywhere, name).decode(decoding); });
+}
+
+void read_jpeg_bands(const InputFile& file, const Bands& bands, const JpegDecoding& decoding)
+{
+    ByteSource bytes(file);
+    const JpegBytes anywhere(file);
+    run([&] { JpegDecoder(bytes, anywhere, file.path().string()).decode_bands(bands, decoding); });
+}
+
+void decode_jpeg_bands(const std::uint8_t* data, std::size_t size, const std::string& name,
+                       const Bands& bands, const JpegDecoding& decoding)
+{
+    ByteSource bytes(data, size);
+    const JpegBytes anywhere(data, size);
+    run([&] { JpegDecoder(bytes, anywhere, name).decode_bands(bands, decoding); });
 }
 
 Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string& name)
 {
-    ByteSource bytes(data, size);
-    return run([&] { return JpegDecoder(bytes, name).decode(); });
+    return decode_jpeg(data, size, name, JpegDecoding{});
 }
 
 }  // namespace sdk

@@ -2,6 +2,7 @@
 
 #include "common/imageio/image.hpp"
 #include "common/imageio/input_file.hpp"
+#include "common/imageio/row_target.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -30,10 +31,35 @@ bool has_jpeg_signature(const std::uint8_t* prefix, std::size_t size);
 // (check_image_limits) and against what a file this long can hold, without decoding.
 ImageHeader read_jpeg_header(const InputFile& file);
 
+// A baseline file with restart markers every few MCU rows (`jpegtran -restart 1` adds them) is
+// decoded on all cores, its restart intervals apart (jpeg_restarts.hpp, jpeg_parallel.hpp), into
+// exactly the pixels the sequential decoder gives; every other file, and one whose pieces fail,
+// is decoded sequentially. How to choose, for tests and benchmarks:
+enum class JpegPath { sequential, restart_intervals };
+struct JpegDecoding {
+    unsigned threads = 0;  // 0: one per core; 1: always sequentially
+    // Smaller images are decoded on one thread: each piece reads the headers and builds the
+    // tables again, and threads must start, which a small image does not repay.
+    std::size_t parallel_from_pixels = std::size_t{1} << 20;
+    JpegPath* path_taken = nullptr;  // when set, told which decoder made the image
+};
+
 // Decodes the whole file, read in place (never all held in memory).
 Image read_jpeg(const InputFile& file);
+Image read_jpeg(const InputFile& file, const JpegDecoding& decoding);
 
 // Decodes a JPEG held in memory; never reads outside [data, data + size).
 Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string& name);
+Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string& name,
+                  const JpegDecoding& decoding);
+
+// The same, into the caller's memory band by band (row_target.hpp: Bands), each band handed to
+// bands.ready as soon as its rows are decoded, so that it can move on while later rows are
+// decoded. The header is read first (read_jpeg_header gives the size to allocate for). When the
+// decoding fails (ImageError), some bands may have been handed over already: the image as a
+// whole is not to be used.
+void read_jpeg_bands(const InputFile& file, const Bands& bands, const JpegDecoding& decoding = {});
+void decode_jpeg_bands(const std::uint8_t* data, std::size_t size, const std::string& name,
+                       const Bands& bands, const JpegDecoding& decoding = {});
 
 }  // namespace sdk

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <system_error>
@@ -19,7 +20,10 @@
 namespace sdk {
 namespace {
 
-OutputSet* live_set = nullptr;  // one run, one set
+// The sets alive now: one for a single run, one per photo in flight in a batch, each on its
+// own thread, so AtomicFile finds its path's set under a lock.
+std::mutex live_sets_lock;
+std::vector<OutputSet*> live_sets;
 
 std::string quoted(const std::filesystem::path& path)
 {
@@ -85,7 +89,6 @@ OutputSet::OutputSet(const std::vector<std::filesystem::path>& inputs,
                      const std::vector<std::filesystem::path>& outputs,
                      const std::vector<std::filesystem::path>& create_folders)
 {
-    if (live_set) throw std::logic_error("OutputSet: one set per run");
     try {
         std::set<std::filesystem::path> targets;
         for (const auto& output : outputs) {
@@ -118,12 +121,16 @@ OutputSet::OutputSet(const std::vector<std::filesystem::path>& inputs,
         discard();
         throw;
     }
-    live_set = this;
+    const std::lock_guard<std::mutex> hold(live_sets_lock);
+    live_sets.push_back(this);
 }
 
 OutputSet::~OutputSet()
 {
-    if (live_set == this) live_set = nullptr;
+    {
+        const std::lock_guard<std::mutex> hold(live_sets_lock);
+        live_sets.erase(std::remove(live_sets.begin(), live_sets.end(), this), live_sets.end());
+    }
     discard();
 }
 
@@ -144,10 +151,12 @@ void OutputSet::discard() noexcept
 
 ReservedOutput* OutputSet::reserved_for(const std::filesystem::path& path)
 {
-    if (!live_set) return nullptr;
     const std::filesystem::path target = normalised(path);
-    for (const auto& file : live_set->files_) {
-        if (file->target == target) return file.get();
+    const std::lock_guard<std::mutex> hold(live_sets_lock);
+    for (const OutputSet* set : live_sets) {
+        for (const auto& file : set->files_) {
+            if (file->target == target) return file.get();
+        }
     }
     return nullptr;
 }

@@ -39,7 +39,8 @@ public:
     // put in place; the previous files are then as they were.
     void commit();
 
-    // The reservation for `path` in the live set, if any (AtomicFile's hook).
+    // The reservation for `path` in a live set, if any (AtomicFile's hook). A batch has one set
+    // per photo in flight (common/app/batch.hpp), alive side by side on their threads.
     static ReservedOutput* reserved_for(const std::filesystem::path& path);
 
 private:

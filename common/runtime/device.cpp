@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iomanip>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 namespace sdk {
@@ -192,12 +194,53 @@ OpenClContext make_context(const DeviceSelection& selection)
     return make_context(select_device(selection));
 }
 
+namespace {
+// The contexts a batch shares, one per device; reuse_contexts() turns the sharing on.
+struct SharedContexts {
+    std::mutex lock;
+    bool on = false;
+    std::vector<std::pair<cl::Device, cl::Context>> made;
+};
+SharedContexts& shared_contexts()
+{
+    // Never destroyed: releasing contexts after main() returns would race the driver's own exit.
+    static SharedContexts* contexts = new SharedContexts;
+    return *contexts;
+}
+
+cl::Context context_for(const cl::Device& device)
+{
+    SharedContexts& shared = shared_contexts();
+    const std::lock_guard<std::mutex> hold(shared.lock);
+    if (!shared.on) return cl::Context(device);
+    for (const auto& [known, context] : shared.made) {
+        if (known() == device()) return context;
+    }
+    shared.made.emplace_back(device, cl::Context(device));
+    return shared.made.back().second;
+}
+}  // namespace
+
+void reuse_contexts()
+{
+    SharedContexts& shared = shared_contexts();
+    const std::lock_guard<std::mutex> hold(shared.lock);
+    shared.on = true;
+}
+
+bool reusing_contexts()
+{
+    SharedContexts& shared = shared_contexts();
+    const std::lock_guard<std::mutex> hold(shared.lock);
+    return shared.on;
+}
+
 OpenClContext make_context(const cl::Device& device)
 {
     OpenClContext cl;
     cl.device = device;
     while_doing("creating a context and a profiling queue", [&] {
-        cl.context = cl::Context(cl.device);
+        cl.context = context_for(cl.device);
         cl.queue = cl::CommandQueue(cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE);
     });
     if (logging_commands_of_new_contexts()) {

@@ -61,6 +61,13 @@ OpenClContext make_context(const DeviceSelection& selection);
 // what takes long (a discrete GPU's driver starts up), so a sample can decide things between.
 OpenClContext make_context(const cl::Device& device);
 
+// A batch of photos (common/app/batch.hpp) starts the device once: after this call, make_context
+// on a device it has already been given hands out the same context, with a new queue of its own
+// (so photos in flight each enqueue in order, side by side), and build_program hands out the
+// programs already built in that context. Once per process; a single run never calls it.
+void reuse_contexts();
+bool reusing_contexts();
+
 // Refuses, with one line naming both sizes, a buffer the device cannot allocate in one piece.
 void check_fits_device(const OpenClContext& cl, std::uint64_t bytes, const std::string& what);
 

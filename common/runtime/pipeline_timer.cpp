@@ -3,8 +3,17 @@
 #include <algorithm>
 
 #include <iomanip>
+#include <utility>
 
 namespace sdk {
+namespace {
+thread_local StepObserver step_observer;
+}  // namespace
+
+void observe_steps_on_this_thread(StepObserver observer)
+{
+    step_observer = std::move(observer);
+}
 
 void PipelineTimer::add(const std::string& name, std::uint64_t bytes,
                         std::chrono::nanoseconds duration)
@@ -19,6 +28,7 @@ void PipelineTimer::add(const std::string& name, std::uint64_t bytes,
 {
     const auto duration = std::chrono::duration_cast<std::chrono::nanoseconds>(end - start);
     steps_.push_back({name, bytes, static_cast<double>(duration.count()) / 1e6, start, end});
+    if (step_observer) step_observer(steps_.back());
 }
 
 double PipelineTimer::total_ms() const

@@ -7,9 +7,12 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <tuple>
 #include <unistd.h>
 
 namespace sdk {
@@ -123,8 +126,41 @@ std::string include_option(const std::filesystem::path& folder)
     return "-I \"" + name + "\"";
 }
 
+namespace {
+// A batch's programs, built once in the context its photos share (reuse_contexts()), by the
+// context, the kernel file and the options. Programs are never destroyed, as the contexts.
+struct BuiltPrograms {
+    std::mutex lock;
+    std::map<std::tuple<cl_context, std::string, std::string>, cl::Program> built;
+};
+BuiltPrograms& built_programs()
+{
+    static BuiltPrograms* programs = new BuiltPrograms;
+    return *programs;
+}
+
+cl::Program build_program_once(const OpenClContext& cl, const std::string& kernel_file,
+                               const std::string& options, const std::filesystem::path& folder);
+}  // namespace
+
 cl::Program build_program(const OpenClContext& cl, const std::string& kernel_file,
                           const std::string& options, const std::filesystem::path& folder)
+{
+    if (!reusing_contexts()) return build_program_once(cl, kernel_file, options, folder);
+    BuiltPrograms& programs = built_programs();
+    // Held through the build: two photos wanting one program wait for one build.
+    const std::lock_guard<std::mutex> hold(programs.lock);
+    const auto key = std::make_tuple(cl.context(), (folder / kernel_file).string(), options);
+    const auto known = programs.built.find(key);
+    if (known != programs.built.end()) return known->second;
+    cl::Program program = build_program_once(cl, kernel_file, options, folder);
+    programs.built.emplace(key, program);
+    return program;
+}
+
+namespace {
+cl::Program build_program_once(const OpenClContext& cl, const std::string& kernel_file,
+                               const std::string& options, const std::filesystem::path& folder)
 {
     const auto path = folder / kernel_file;
     const std::string source = read_kernel_source(path);
@@ -138,6 +174,7 @@ cl::Program build_program(const OpenClContext& cl, const std::string& kernel_fil
     save_program_binary(cl, program, entry);
     return program;
 }
+}  // namespace
 
 cl::Program build_program_from_source(const OpenClContext& cl, const std::string& source,
                                       const std::string& source_name, const std::string& options,

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <climits>
-#include <map>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -152,35 +154,76 @@ cl::Event read_pitched(const cl::CommandQueue& queue, const cl::Buffer& buffer, 
 // the life of the process (never released: releasing OpenCL objects from static destructors
 // races the runtime's own teardown at exit). They are no larger than the largest transfer so
 // far needs, up to pinned_chunk_bytes: small images pin little (oclgrind, which tracks every
-// byte of every buffer, slows down on each launch for each megabyte held).
+// byte of every buffer, slows down on each launch for each megabyte held). A batch's photos in
+// flight share one context (reuse_contexts), so a context keeps as many pairs as transfers
+// have been under way at once, each lent to one transfer at a time.
 struct PinnedChunks {
     cl::Buffer buffers[2];
     unsigned char* host[2] = {nullptr, nullptr};
     std::size_t bytes = 0;
+    bool lent = false;
 };
 
-PinnedChunks& pinned_chunks(const OpenClContext& cl, std::size_t transfer_bytes)
-{
-    static auto* by_context = new std::map<cl_context, PinnedChunks>();
-    PinnedChunks& chunks = (*by_context)[cl.context()];
-    constexpr std::size_t kGranule = std::size_t{1} << 20;
-    const std::size_t wanted = std::min(
-        pinned_chunk_bytes, (std::max<std::size_t>(transfer_bytes, 1) + kGranule - 1) / kGranule * kGranule);
-    if (chunks.bytes >= wanted) return chunks;
-    while_doing("creating and mapping the pinned staging chunks", [&] {
-        for (int i = 0; i < 2; ++i) {
-            if (chunks.host[i])
-                cl.queue.enqueueUnmapMemObject(chunks.buffers[i], chunks.host[i]);
-            chunks.host[i] = nullptr;
-            chunks.buffers[i] =
-                cl::Buffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, wanted);
-            chunks.host[i] = static_cast<unsigned char*>(cl.queue.enqueueMapBuffer(
-                chunks.buffers[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, wanted));
+class PinnedChunksLease {
+public:
+    PinnedChunksLease(const OpenClContext& cl, std::size_t transfer_bytes)
+    {
+        static auto* by_context = new std::map<cl_context, std::vector<std::unique_ptr<PinnedChunks>>>();
+        static auto* lock = new std::mutex();
+        {
+            const std::lock_guard<std::mutex> hold(*lock);
+            auto& pairs = (*by_context)[cl.context()];
+            const auto free = std::find_if(pairs.begin(), pairs.end(),
+                                           [](const auto& pair) { return !pair->lent; });
+            chunks_ = free != pairs.end() ? free->get()
+                                          : pairs.emplace_back(std::make_unique<PinnedChunks>()).get();
+            chunks_->lent = true;
+            lock_ = lock;
         }
-        chunks.bytes = wanted;
-    });
-    return chunks;
-}
+        try {
+            grow(cl, transfer_bytes);
+        } catch (...) {
+            give_back();
+            throw;
+        }
+    }
+    ~PinnedChunksLease() { give_back(); }
+    PinnedChunksLease(const PinnedChunksLease&) = delete;
+    PinnedChunksLease& operator=(const PinnedChunksLease&) = delete;
+
+    PinnedChunks& chunks() const { return *chunks_; }
+
+private:
+    void give_back()
+    {
+        const std::lock_guard<std::mutex> hold(*lock_);
+        chunks_->lent = false;
+    }
+
+    void grow(const OpenClContext& cl, std::size_t transfer_bytes)
+    {
+        PinnedChunks& chunks = *chunks_;
+        constexpr std::size_t kGranule = std::size_t{1} << 20;
+        const std::size_t wanted = std::min(
+            pinned_chunk_bytes, (std::max<std::size_t>(transfer_bytes, 1) + kGranule - 1) / kGranule * kGranule);
+        if (chunks.bytes >= wanted) return;
+        while_doing("creating and mapping the pinned staging chunks", [&] {
+            for (int i = 0; i < 2; ++i) {
+                if (chunks.host[i])
+                    cl.queue.enqueueUnmapMemObject(chunks.buffers[i], chunks.host[i]);
+                chunks.host[i] = nullptr;
+                chunks.buffers[i] =
+                    cl::Buffer(cl.context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, wanted);
+                chunks.host[i] = static_cast<unsigned char*>(cl.queue.enqueueMapBuffer(
+                    chunks.buffers[i], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, wanted));
+            }
+            chunks.bytes = wanted;
+        });
+    }
+
+    PinnedChunks* chunks_ = nullptr;
+    std::mutex* lock_ = nullptr;
+};
 
 enum class Direction { upload, download };
 
@@ -193,7 +236,8 @@ Transfer through_pinned_chunks(
     std::size_t unit, const std::string& what,
     const std::function<void(unsigned char*, std::size_t, std::size_t)>& host_side)
 {
-    PinnedChunks& chunks = pinned_chunks(cl, bytes);
+    const PinnedChunksLease lease(cl, bytes);
+    PinnedChunks& chunks = lease.chunks();
     const std::size_t step = std::max<std::size_t>(1, chunks.bytes / unit) * unit;
     if (step > chunks.bytes)
         throw std::invalid_argument("a row of " + std::to_string(unit) +

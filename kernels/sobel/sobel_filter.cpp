@@ -1,4 +1,5 @@
 #include "kernels/sobel/sobel_filter.hpp"
+#include "kernels/sobel/sobel_image.hpp"
 
 #include "common/runtime/errors.hpp"
 #include "common/runtime/kernel_args.hpp"
@@ -17,6 +18,8 @@ std::string variant_name(SobelVariant variant)
     case SobelVariant::vector_16x1: return "16x1";
     case SobelVariant::vector_16x4: return "16x4";
     case SobelVariant::packed_16x4: return "16x4-packed";
+    case SobelVariant::local_tile: return "local";
+    case SobelVariant::image: return "image";
     }
     return "unknown";
 }
@@ -24,12 +27,47 @@ std::string variant_name(SobelVariant variant)
 SobelVariant sobel_variant_named(const std::string& name)
 {
     for (const auto variant : {SobelVariant::no_vectors, SobelVariant::vector_16x1,
-                               SobelVariant::vector_16x4, SobelVariant::packed_16x4})
+                               SobelVariant::vector_16x4, SobelVariant::packed_16x4,
+                               SobelVariant::local_tile, SobelVariant::image})
         if (variant_name(variant) == name) return variant;
     throw std::invalid_argument("no Sobel variant called '" + name + "'");
 }
 
+std::string sobel_variant_unavailable(const OpenClContext& cl, SobelVariant variant,
+                                      std::size_t width, std::size_t height)
+{
+    if (variant != SobelVariant::image) return "";
+    return luminance_image_unavailable(cl, width, height);
+}
+
+SobelVariant runnable_sobel_variant(const OpenClContext& cl, const std::string& name,
+                                    std::size_t width, std::size_t height, std::string& note)
+{
+    const SobelVariant variant = sobel_variant_named(name);
+    const std::string unavailable = sobel_variant_unavailable(cl, variant, width, height);
+    if (unavailable.empty()) return variant;
+    note = unavailable + ": variant " + name + " runs as 16x4";
+    return SobelVariant::vector_16x4;
+}
+
 namespace {
+
+// Local memory for the local variant's tile: a group of x by y work-items covers 16x by y
+// outputs, plus the 1-pixel halo all round (kernels/sobel/sobel_local.cl).
+std::size_t local_tile_bytes(std::size_t group_x, std::size_t group_y)
+{
+    return (16 * group_x + 2) * (group_y + 2);
+}
+
+const char* program_file(SobelVariant variant)
+{
+    switch (variant) {
+    case SobelVariant::no_vectors: return "sobel_no_vectors.cl";
+    case SobelVariant::local_tile: return "sobel_local.cl";
+    case SobelVariant::image: return "sobel_image.cl";
+    default: return "sobel.cl";
+    }
+}
 
 // Outputs per work-item along x and y: the work size is the image size divided by these.
 struct Tile {
@@ -40,8 +78,10 @@ struct Tile {
 Tile tile_of(SobelVariant variant)
 {
     switch (variant) {
-    case SobelVariant::no_vectors: return {1, 1};
-    case SobelVariant::vector_16x1: return {16, 1};
+    case SobelVariant::no_vectors:
+    case SobelVariant::image: return {1, 1};
+    case SobelVariant::vector_16x1:
+    case SobelVariant::local_tile: return {16, 1};
     case SobelVariant::vector_16x4:
     case SobelVariant::packed_16x4: return {16, 4};
     }
@@ -55,6 +95,8 @@ const char* kernel_name(SobelVariant variant)
     case SobelVariant::vector_16x1: return "sobel_16x1";
     case SobelVariant::vector_16x4: return "sobel_16x4";
     case SobelVariant::packed_16x4: return "sobel_16x4_packed";
+    case SobelVariant::local_tile: return "sobel_local";
+    case SobelVariant::image: return "sobel_image";
     }
     return "";
 }
@@ -69,17 +111,22 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
     if (variant == SobelVariant::packed_16x4 && !cl_.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>())
         throw std::runtime_error("the 16x4-packed kernel reads pixels as little-endian words; "
                                  "this device is big-endian: use --variant 16x4");
-    program_ = build_program(cl_, vectorised ? "sobel.cl" : "sobel_no_vectors.cl",
-                             border_build_option(border));
+    const std::string unavailable = sobel_variant_unavailable(cl_, variant, 0, 0);
+    if (!unavailable.empty())
+        throw std::runtime_error("the " + variant_name(variant) + " Sobel variant: " + unavailable);
+    program_ = build_program(cl_, program_file(variant), border_build_option(border));
     while_doing(std::string("creating kernel ") + kernel_name(variant), [&] {
         kernel_ = create_kernel(program_, kernel_name(variant));
         if (vectorised) magnitude_kernel_ = create_kernel(program_, "sobel_magnitude");
+        if (variant == SobelVariant::image)
+            image_copy_kernel_ = create_kernel(program_, "luminance_to_image");
     });
 }
 
 void SobelFilter::set_work_group(std::size_t x, std::size_t y)
 {
     check_work_group(kernel_, cl_.device, x, y, kernel_name(variant_));
+    if (variant_ == SobelVariant::local_tile) check_local_memory(x, y);
     work_group_x_ = x;
     work_group_y_ = y;
     if (width_ > 0) size_launch();
@@ -94,6 +141,21 @@ void SobelFilter::size_launch()
                              divide_round_up(height_, tile.height), work_group_x_,
                              work_group_y_);
     // [Work size]
+    if (variant_ == SobelVariant::local_tile) {
+        // The tile for the shape that really runs (launch_size_2d may shrink the one asked for).
+        const std::size_t tile_bytes = local_tile_bytes(launch_.local[0], launch_.local[1]);
+        while_doing("setting the local tile's size", [&] { kernel_.setArg(6, cl::Local(tile_bytes)); });
+    }
+}
+
+void SobelFilter::check_local_memory(std::size_t group_x, std::size_t group_y) const
+{
+    const std::uint64_t available = cl_.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    const std::uint64_t wanted = local_tile_bytes(group_x, group_y);
+    if (wanted > available)
+        throw UsageError("work-group " + std::to_string(group_x) + "x" + std::to_string(group_y) +
+                         ": the local variant's tile needs " + std::to_string(wanted) +
+                         " bytes of local memory, this device has " + std::to_string(available));
 }
 
 void SobelFilter::upload(const Image& luminance)
@@ -127,9 +189,26 @@ void SobelFilter::allocate(std::size_t width, std::size_t height)
     magnitude_ = cl::Buffer();  // sized for the previous image, if any
     size_launch();
 
-    while_doing("setting the Sobel kernel's arguments", [&] {
-        set_args(kernel_, luminance_, static_cast<cl_int>(width_), static_cast<cl_int>(height_),
-                 static_cast<cl_int>(row_pitch_), gradient_x_, gradient_y_);
+    const auto w = static_cast<cl_int>(width_);
+    const auto h = static_cast<cl_int>(height_);
+    const auto pitch = static_cast<cl_int>(row_pitch_);
+    if (variant_ != SobelVariant::image) {
+        while_doing("setting the Sobel kernel's arguments",
+                    [&] { set_args(kernel_, luminance_, w, h, pitch, gradient_x_, gradient_y_); });
+        return;
+    }
+    const std::string unavailable = sobel_variant_unavailable(cl_, variant_, width_, height_);
+    if (!unavailable.empty())
+        throw std::runtime_error("the image Sobel variant on an image of " + size + ": " + unavailable);
+    while_doing("creating the luminance image", [&] {
+        luminance_image_ = image_view_of(cl_, luminance_, width_, height_, row_pitch_);
+        image_is_view_ = luminance_image_() != nullptr;
+        if (!image_is_view_) {
+            luminance_image_ = cl::Image2D(cl_.context, CL_MEM_READ_WRITE,
+                                           cl::ImageFormat(CL_R, CL_UNSIGNED_INT8), width_, height_);
+            set_args(image_copy_kernel_, luminance_, w, h, pitch, luminance_image_);
+        }
+        set_args(kernel_, luminance_image_, w, h, pitch, gradient_x_, gradient_y_);
     });
 }
 
@@ -146,6 +225,15 @@ void SobelFilter::fill_outputs(std::uint8_t value)
 
 cl::Event SobelFilter::run()
 {
+    if (variant_ == SobelVariant::image && !image_is_view_) {
+        // The conversions (and the tuner) write the luminance buffer; the image is its copy.
+        while_doing("running kernel luminance_to_image", [&] {
+            const LaunchSize copy = launch_size_2d(image_copy_kernel_, cl_.device, width_, height_);
+            cl_.queue.enqueueNDRangeKernel(image_copy_kernel_, cl::NullRange, copy.global,
+                                           copy.local, nullptr, &last_copy_);
+            cl_.record(image_copy_kernel_, last_copy_);
+        });
+    }
     cl::Event event;
     while_doing(std::string("running kernel ") + kernel_name(variant_), [&] {
         cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch_.global, launch_.local,

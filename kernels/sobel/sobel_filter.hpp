@@ -13,16 +13,31 @@
 
 namespace sdk {
 
-// The three Sobel kernels of the samples, from naive to data reuse.
+// The Sobel kernels of the samples, from naive to data reuse, and then by where the pixels are
+// read from: a buffer (all of the above), a tile in local memory, or an image through a sampler.
 enum class SobelVariant {
     no_vectors,  // kernels/sobel/sobel_no_vectors.cl: one pixel per work-item
     vector_16x1, // kernels/sobel/sobel.cl sobel_16x1: 16 outputs along a row per work-item
     vector_16x4, // kernels/sobel/sobel.cl sobel_16x4: 16x4 outputs, input rows reused
     packed_16x4, // kernels/sobel/sobel.cl sobel_16x4_packed: 16x4, two 16-bit lanes per 32-bit word
+    local_tile,  // kernels/sobel/sobel_local.cl: the group's tile and halo in local memory, 16x1
+    image,       // kernels/sobel/sobel_image.cl: image2d_t + sampler, one pixel per work-item
 };
 std::string variant_name(SobelVariant variant);
-// The variant called `name` ("no_vectors", "16x1", "16x4", "16x4-packed"); throws otherwise.
+// The variant called `name` ("no_vectors", "16x1", "16x4", "16x4-packed", "local", "image");
+// throws otherwise.
 SobelVariant sobel_variant_named(const std::string& name);
+
+// Why `variant` cannot run on this device for a `width` x `height` image, or "" when it can.
+// Only the image variant has such limits: image support, the one-channel 8-bit format, the
+// largest image. Samples then run the buffer variant 16x4 instead, with a note.
+std::string sobel_variant_unavailable(const OpenClContext& cl, SobelVariant variant,
+                                      std::size_t width, std::size_t height);
+
+// The variant called `name` (as sobel_variant_named), or 16x4 where it cannot run on this device
+// for a `width` x `height` image, `note` then saying why in one line.
+SobelVariant runnable_sobel_variant(const OpenClContext& cl, const std::string& name,
+                                    std::size_t width, std::size_t height, std::string& note);
 
 // Runs one Sobel kernel on the device: build once, then upload an image, run, read back.
 // The host side of the technique; the sample's main.cpp tells the story around it.
@@ -47,8 +62,15 @@ public:
     const cl::Buffer& magnitude_buffer() const { return magnitude_; }
     // Fills dX and dY with `value` (tests poison them so that pixels a kernel skips show up).
     void fill_outputs(std::uint8_t value);
-    // One run of the kernel over the uploaded image; the event times it.
+    // One run of the kernel over the uploaded image; the event times it. The image variant first
+    // copies the luminance buffer into its image (last_copy() times that).
     cl::Event run();
+    // The image variant's copy in the last run(); an empty event for every other variant, and
+    // for the image variant where its image is a view of the luminance buffer.
+    const cl::Event& last_copy() const { return last_copy_; }
+    // Whether the image variant reads the luminance buffer itself through an image (a device
+    // with cl_khr_image2d_from_buffer), rather than a copy made each run.
+    bool image_is_view() const { return image_is_view_; }
     // floor(sqrt(dX^2 + dY^2)) on the device, from the last run's gradients.
     cl::Event run_magnitude();
 
@@ -63,14 +85,18 @@ public:
     void set_work_group(std::size_t x, std::size_t y);
 
     const LaunchSize& launch_size() const { return launch_; }
+    std::size_t width() const { return width_; }  // of the image allocated for
+    std::size_t height() const { return height_; }
     std::size_t row_pitch() const { return row_pitch_; }
     // Bytes the kernel must move: the image read once, dX and dY written once.
     std::uint64_t bytes_moved() const { return 3 * pixel_count(); }
     std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
 
 private:
-    // The NDRange for the uploaded image's size and the requested work-group shape.
+    // The NDRange for the uploaded image's size and the requested work-group shape (and for the
+    // local variant, its tile's local memory to match).
     void size_launch();
+    void check_local_memory(std::size_t group_x, std::size_t group_y) const;
 
     OpenClContext cl_;
     SobelVariant variant_;
@@ -82,6 +108,10 @@ private:
     cl::Buffer gradient_x_;
     cl::Buffer gradient_y_;
     cl::Buffer magnitude_;
+    cl::Image2D luminance_image_;  // the image variant's copy of luminance_
+    cl::Kernel image_copy_kernel_;
+    cl::Event last_copy_;
+    bool image_is_view_ = false;
     LaunchSize launch_;
     std::size_t width_ = 0;
     std::size_t height_ = 0;

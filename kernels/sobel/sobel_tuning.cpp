@@ -1,5 +1,10 @@
 #include "kernels/sobel/sobel_tuning.hpp"
 
+#include "common/runtime/errors.hpp"
+#include "common/runtime/profiling.hpp"
+#include "common/runtime/transfers.hpp"
+#include "kernels/sobel/sobel_image.hpp"
+
 #include <map>
 #include <memory>
 
@@ -10,7 +15,8 @@ namespace {
 const std::vector<SobelVariant>& candidate_variants()
 {
     static const std::vector<SobelVariant> variants{
-        SobelVariant::vector_16x1, SobelVariant::vector_16x4, SobelVariant::packed_16x4};
+        SobelVariant::vector_16x1, SobelVariant::vector_16x4, SobelVariant::packed_16x4,
+        SobelVariant::local_tile, SobelVariant::image};
     return variants;
 }
 
@@ -19,6 +25,21 @@ std::optional<SobelVariant> variant_named(const std::string& name)
     for (const auto variant : candidate_variants())
         if (variant_name(variant) == name) return variant;
     return std::nullopt;
+}
+
+bool images_available(const OpenClContext& cl, ImageSize size)
+{
+    return sobel_variant_unavailable(cl, SobelVariant::image, size.width, size.height).empty();
+}
+
+// Whether the image variant competes in auto's contest: where it runs at all and reads the
+// luminance buffer itself. Where each run must first copy the buffer into an image (PoCL), the
+// contest, which times a candidate by its kernel's event alone, would not see the copy (and on
+// PoCL, whose image reads are two orders of magnitude slower, timing it would only add seconds
+// to a first run). The verdict of sobel -n times it, copy included, either way.
+bool image_competes(const OpenClContext& cl, ImageSize size)
+{
+    return images_available(cl, size) && images_from_buffers(cl, pitch_for(size.width));
 }
 
 // The cache's value is "VARIANT<TAB>WxH".
@@ -43,14 +64,21 @@ Contestants<SobelChoice> sobel_contestants(const OpenClContext& cl, Border borde
                                            ImageSize size)
 {
     Contestants<SobelChoice> contestants;
-    contestants.candidates = sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>());
     auto filters = std::make_shared<std::map<SobelVariant, std::unique_ptr<SobelFilter>>>();
-    for (const auto& candidate : contestants.candidates) {
+    for (const auto& candidate : sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>(),
+                                                  image_competes(cl, size))) {
         auto& filter = (*filters)[candidate.variant];
-        if (filter) continue;
-        filter = std::make_unique<SobelFilter>(cl, candidate.variant, border);
-        filter->allocate(size.width, size.height);
-        fill_random(cl, filter->luminance_buffer(), RandomValues::bytes);
+        if (!filter) {
+            filter = std::make_unique<SobelFilter>(cl, candidate.variant, border);
+            filter->allocate(size.width, size.height);
+            fill_random(cl, filter->luminance_buffer(), RandomValues::bytes);
+        }
+        // A shape the kernel cannot run here (too many work-items, or for the local variant
+        // too large a tile for local memory) is no candidate.
+        if (!runnable_shapes({{candidate.group_x, candidate.group_y}}, [&](std::size_t x, std::size_t y) {
+                 filter->set_work_group(x, y);
+             }).empty())
+            contestants.candidates.push_back(candidate);
     }
     contestants.launch = [filters](SobelChoice& candidate) {
         SobelFilter& filter = *filters->at(candidate.variant);
@@ -72,20 +100,29 @@ std::string describe(const SobelChoice& choice)
 }
 
 // 32x8 first: the filters' default, which a tie keeps.
-std::vector<SobelChoice> sobel_candidates(bool little_endian)
+std::vector<SobelChoice> sobel_candidates(bool little_endian, bool images)
 {
     std::vector<SobelChoice> candidates;
     for (const auto variant : candidate_variants()) {
         if (variant == SobelVariant::packed_16x4 && !little_endian) continue;
-        for (const auto& shape : work_group_candidates({32, 8}))
+        if (variant == SobelVariant::image && !images) continue;
+        for (const auto& shape : work_group_candidates({32, 8})) {
+            // The image kernel in the two shapes a texture cache likes, 2-D blocks: on a CPU
+            // (PoCL) its runs are so slow that six shapes of it would triple the tuning time.
+            if (variant == SobelVariant::image && shape.y < 8) continue;
             candidates.push_back({variant, shape.x, shape.y});
+        }
     }
     return candidates;
 }
 
-std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class)
+std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class,
+                             const std::vector<SobelVariant>& variants)
 {
-    return "sobel | border " + border_name(border) + " | " + key_part(size_class) + " | " + device;
+    std::string names;
+    for (const auto variant : variants) names += (names.empty() ? "" : " ") + variant_name(variant);
+    return "sobel | variants " + names + " | border " + border_name(border) + " | " +
+           key_part(size_class) + " | " + device;
 }
 
 std::optional<SobelChoice> read_cached_choice(const std::filesystem::path& cache,
@@ -106,12 +143,70 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
 {
     const SizeClass size_class = size_class_of(width, height);
     TuningRecipe<SobelChoice> recipe;
-    recipe.key = sobel_tuning_key(device_key(cl.device), border, size_class);
+    // The key names the variants that compete, so that a choice made among fewer (an entry from
+    // before the local and image variants, or from a device without images) is measured again.
+    std::vector<SobelVariant> variants;
+    for (const auto& candidate : sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>(),
+                                                  image_competes(cl, {width, height})))
+        if (variants.empty() || variants.back() != candidate.variant)
+            variants.push_back(candidate.variant);
+    recipe.key = sobel_tuning_key(device_key(cl.device), border, size_class, variants);
     recipe.parse = parse_choice;
     recipe.format = format_choice;
     recipe.prepare = [&](ImageSize size) { return sobel_contestants(cl, border, size); };
     recipe.family = [](const SobelChoice& choice) { return static_cast<int>(choice.variant); };
     return tune(width, height, recipe, tuning);
+}
+
+std::string memory_name(SobelVariant variant)
+{
+    switch (variant) {
+    case SobelVariant::local_tile: return "local memory";
+    case SobelVariant::image: return "image";
+    default: return "buffer " + variant_name(variant);
+    }
+}
+
+std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border border,
+                                               const SobelFilter& source, unsigned iterations,
+                                               WorkGroupShape shape)
+{
+    const std::size_t width = source.width(), height = source.height();
+    std::vector<SobelVariant> variants;
+    for (const auto& candidate : sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>(),
+                                                  images_available(cl, {width, height})))
+        if (variants.empty() || variants.back() != candidate.variant)
+            variants.push_back(candidate.variant);
+    std::vector<std::unique_ptr<SobelFilter>> filters;
+    for (const auto variant : variants) {
+        auto& filter = *filters.emplace_back(std::make_unique<SobelFilter>(cl, variant, border));
+        filter.allocate(width, height);
+        while_doing("copying the luminance for the verdict", [&] {
+            cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter.luminance_buffer(), 0, 0,
+                                       filter.row_pitch() * height);
+        });
+        try {
+            filter.set_work_group(shape.x, shape.y);
+        } catch (const UsageError&) {
+            filter.set_work_group(32, 8);  // the shape asked for does not suit this variant
+        }
+    }
+    const auto run_ms = [](SobelFilter& filter) {
+        const cl::Event kernel = filter.run();
+        kernel.wait();
+        const double copy_ms = filter.last_copy()() ? event_times(filter.last_copy()).run_ms : 0;
+        return event_times(kernel).run_ms + copy_ms;
+    };
+    // A warm-up run each (the first launch pays for lazy compilation and allocation), then the
+    // variants take turns, so that a slow spell of a shared machine falls on all of them alike.
+    std::vector<std::vector<double>> samples(filters.size());
+    for (auto& filter : filters) run_ms(*filter);
+    for (unsigned i = 0; i < iterations; ++i)
+        for (std::size_t v = 0; v < filters.size(); ++v) samples[v].push_back(run_ms(*filters[v]));
+    std::vector<VariantMedian> medians;
+    for (std::size_t v = 0; v < filters.size(); ++v)
+        medians.push_back({variants[v], summarize(samples[v]).median});
+    return medians;
 }
 
 }  // namespace sdk

@@ -25,14 +25,18 @@ struct SobelChoice {
 
 std::string describe(const SobelChoice& choice);  // "16x4-packed, work-group 32x8"
 
-// Every variant with every candidate work-group shape, simplest first (16x1 < 16x4 < 16x4-packed,
-// and the default 32x8 before the other shapes of each), because a tie goes to the earliest.
-// The packed kernel is left out on a big-endian device, which it does not support.
-std::vector<SobelChoice> sobel_candidates(bool little_endian);
+// Every variant with every candidate work-group shape (the image kernel with 32x8 and 16x16
+// only), simplest first (16x1 < 16x4 < 16x4-packed < local < image, and the default 32x8 before
+// the other shapes of each), because a tie goes to the earliest. The packed kernel is left out
+// on a big-endian device, which it does not support, and the image kernel where `images` is
+// false: no images here (or none this large), or, for choose_sobel_kernel, none that can be a
+// view of the buffer, so that each run would copy.
+std::vector<SobelChoice> sobel_candidates(bool little_endian, bool images);
 
-// The cache line's key: the filter, border mode (edge tiles take a slower path, whose cost
-// depends on the mode), size class and device.
-std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class);
+// The cache line's key: the filter, the variants that competed, border mode (edge tiles take a
+// slower path, whose cost depends on the mode), size class and device.
+std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class,
+                             const std::vector<SobelVariant>& variants);
 
 // The cached choice under `key`; nothing when the value does not parse (an unknown variant, a
 // work-group shape that is zero or over 4096 items).
@@ -48,5 +52,22 @@ using TuningResult = Tuned<SobelChoice>;
 // a tie within 5% to the simpler: kernels/kernel_tuning.hpp) and then cached.
 TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::size_t width,
                                  std::size_t height, Tuning tuning = Tuning::use_cache);
+
+// For sobel -n's verdict (common/app/verdict.hpp): every variant the sample offers that runs
+// here, timed over `iterations` rounds after a warm-up, the variants taking turns, each on a
+// copy of the luminance `source` holds on the device, in work-groups of `shape` where the
+// variant takes it, else 32x8. The image variant's time includes its copy
+// into the image where each of its runs needs one.
+struct VariantMedian {
+    SobelVariant variant;
+    double median_ms;
+};
+std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border border,
+                                               const SobelFilter& source, unsigned iterations,
+                                               WorkGroupShape shape);
+
+// How a verdict names a variant, by where its pixels come from: "buffer 16x4", "local memory",
+// "image".
+std::string memory_name(SobelVariant variant);
 
 }  // namespace sdk

@@ -20,8 +20,8 @@
 int main(int argc, char** argv)
 {
     CLI::App app{"3x3 FIR filter in float with 4-wide vectors (Mali SDK tutorial)", "fir_float"};
-    sdk::CommonOptions options;
-    sdk::add_common_options(app, options);
+    sdk::CommonOptions common;  // each run (each photo of a batch) gets its own copy: `options`
+    sdk::add_common_options(app, common);
     std::string numerators = sdk::kDefaultFirNumerators;
     app.add_option("--coefficients", numerators,
                    "the 3x3 weights' numerators, row-major, row 0 for the row above: a,b,c,d,e,f,"
@@ -39,7 +39,7 @@ int main(int argc, char** argv)
                             "measure the work-group shapes again for this image's size class and "
                             "replace the cached choice");
 
-    return sdk::run_sample(app, argc, argv, options, [&] {
+    return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
 
         // 1. Check the weights first: a typo should cost nothing. Weights summing above 1 are

@@ -27,10 +27,10 @@ int main(int argc, char** argv)
     CLI::App app{"Dilation, erosion, closing and opening of a binarised image packed 32 pixels "
                  "to a word (packed-bit morphology blog)",
                  "morphology_packed"};
-    sdk::CommonOptions options;
+    sdk::CommonOptions common;  // each run (each photo of a batch) gets its own copy: `options`
     // No --border: outside the image counts as background for dilation and foreground for
     // erosion, whatever the user might ask.
-    sdk::add_common_options(app, options, sdk::BorderOption::not_offered);
+    sdk::add_common_options(app, common, sdk::BorderOption::not_offered);
     unsigned threshold = 128;
     app.add_option("--threshold", threshold, "foreground where luminance >= T (0 to 255)")
         ->type_name("T")
@@ -68,7 +68,7 @@ int main(int argc, char** argv)
                             "measure the passes' work-group shapes again for this image's size "
                             "class and replace the cached choice");
 
-    return sdk::run_sample(app, argc, argv, options, [&] {
+    return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
         const sdk::StructuringElement element = sdk::element_from_options(shape, size);
 

@@ -11,6 +11,7 @@
 #include "common/app/run_floor.hpp"
 #include "common/app/sample_io.hpp"
 #include "common/app/tuning_options.hpp"
+#include "common/app/verdict.hpp"
 #include "common/imageio/image_file.hpp"
 #include "kernels/sobel/sobel_filter.hpp"
 #include "kernels/sobel/sobel_outputs.hpp"
@@ -25,15 +26,16 @@ int main(int argc, char** argv)
 {
     CLI::App app{"Sobel edge detection with 16-wide vectors (Mali SDK tutorial, Adreno 16x4 reuse)",
                  "sobel"};
-    sdk::CommonOptions options;
-    sdk::add_common_options(app, options);
+    sdk::CommonOptions common;  // each run (each photo of a batch) gets its own copy: `options`
+    sdk::add_common_options(app, common);
     std::string variant_name = "auto";
     sdk::accept_names(app.add_option("--variant", variant_name,
                                      "kernel: 16x1 (16 outputs per work-item), 16x4 (16x4 block, "
                                      "rows reused), 16x4-packed (16x4, two pixels per 32-bit "
-                                     "operation), or auto (the fastest on this device, measured "
-                                     "once and cached)"),
-                      {"auto", "16x1", "16x4", "16x4-packed"})
+                                     "operation), local (a work-group's tile in local memory), "
+                                     "image (read through an image2d_t and a sampler), or auto "
+                                     "(the fastest on this device, measured once and cached)"),
+                      {"auto", "16x1", "16x4", "16x4-packed", "local", "image"})
         ->capture_default_str();
     sdk::TuningOptions tuning;
     sdk::add_tuning_options(app, tuning,
@@ -49,7 +51,7 @@ int main(int argc, char** argv)
                  "decode the file, compute the luminance and the magnitude on the host, as the "
                  "seed tutorials do (for comparison)");
 
-    return sdk::run_sample(app, argc, argv, options, [&] {
+    return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
         sdk::PipelineTimer pipeline;
 
@@ -78,7 +80,8 @@ int main(int argc, char** argv)
 
         // 3. The kernel: the one asked for, or with auto the fastest on this device for images
         //    of this size, a band's if the image is cut (measured the first time a size class
-        //    is seen, or with --retune, then cached).
+        //    is seen, or with --retune, then cached). The pixels come from a buffer, a tile in
+        //    local memory or an image; a device without images runs a buffer kernel instead.
         sdk::SobelChoice choice;
         if (variant_name == "auto") {
             const sdk::TuningResult tuned = sdk::choose_sobel_kernel(
@@ -88,7 +91,10 @@ int main(int argc, char** argv)
             sdk::log_tuning(log, "Variant auto", tuned);
         } else {
             if (tuning.retune) throw sdk::UsageError("--retune needs --variant auto");
-            choice.variant = sdk::sobel_variant_named(variant_name);
+            std::string note;
+            choice.variant = sdk::runnable_sobel_variant(cl, variant_name, image.width(),
+                                                         plan.bands.front().input_rows(), note);
+            if (!note.empty()) log << "Note: " << note << "\n";
         }
         if (!tuning.work_group.empty())
             std::tie(choice.group_x, choice.group_y) = sdk::parse_work_group(tuning.work_group);
@@ -157,8 +163,19 @@ int main(int argc, char** argv)
         pipeline.print(log);
 
         // 6. With -n, time repeated runs: one run includes first-launch costs a loop does not.
+        //    Then the verdict: every variant timed the same way on this image, to answer on this
+        //    device whether the pixels are best read from a buffer, local memory or an image.
         sdk::report_repeated_runs(log, options.iterations, [&] { return sobel->run(); },
                                   sobel->bytes_moved());
+        if (options.iterations > 0) {
+            std::vector<sdk::VariantTime> times;  // each in --work-group's shape, else 32x8
+            const sdk::WorkGroupShape asked{choice.group_x, choice.group_y};
+            for (const auto& [variant, median_ms] : sdk::time_sobel_variants(
+                     cl, options.border, *sobel, options.iterations,
+                     tuning.work_group.empty() ? sdk::WorkGroupShape{32, 8} : asked))
+                times.push_back({sdk::memory_name(variant), median_ms});
+            log << sdk::verdict_line(cl.device_name(), times) << "\n";
+        }
 
         // 7. What needs the host's copies, only when asked: the gradient images, the raw arrays,
         //    and the check against the C++ reference (which also times the seeds' "C code

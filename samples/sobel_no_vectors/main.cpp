@@ -15,13 +15,13 @@
 int main(int argc, char** argv)
 {
     CLI::App app{"Sobel edge detection, one pixel per work-item (no vectors)", "sobel_no_vectors"};
-    sdk::CommonOptions options;
-    sdk::add_common_options(app, options, sdk::BorderOption::offered, sdk::BandsOption::not_offered);
+    sdk::CommonOptions common;  // each run (each photo of a batch) gets its own copy: `options`
+    sdk::add_common_options(app, common, sdk::BorderOption::offered, sdk::BandsOption::not_offered);
     bool save_gradients = false;
     app.add_flag("--save-gradients", save_gradients,
                  "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
 
-    return sdk::run_sample(app, argc, argv, options, [&] {
+    return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
         sdk::PipelineTimer pipeline;
 

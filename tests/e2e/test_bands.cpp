@@ -54,6 +54,8 @@ std::vector<Filter> every_filter()
     std::vector<Filter> filters{kSobel16x1,
                                 {"sobel", {"--variant", "16x4"}, 1},
                                 {"sobel", {"--variant", "16x4-packed"}, 1},
+                                {"sobel", {"--variant", "local"}, 1},
+                                {"sobel", {"--variant", "image"}, 1},
                                 kFir};
     for (const std::string operation : {"dilate", "erode", "close", "open"})
         filters.push_back({"morphology_packed", {"--op", operation, "--shape", "diamond"},
@@ -184,6 +186,20 @@ TEST_F(Bands, EveryFilterEverySize)
         for (const Filter& filter : every_filter())
             expect_bands_match_whole(filter, input, size, {"--memory", "map"}, {"1", "7"}, true);
     }
+}
+
+// A device without images, or none this wide, runs sobel's image variant as 16x4: the same bytes,
+// and one line that says so. 65536 pixels, the widest image the samples read, is past the
+// CL_DEVICE_IMAGE2D_MAX_WIDTH of PoCL (16384) and of NVIDIA's GPUs (32768).
+TEST_F(Bands, SobelImageVariantFallsBackWhereTheDeviceHasNoImageThatLarge)
+{
+    const Size size{65536, 2};
+    const fs::path input = random_bmp(size);
+    const std::string log =
+        run({"sobel", {"--variant", "image"}, 1}, input, root_ / "image.bmp", {});
+    EXPECT_NE(log.find(": variant image runs as 16x4\n"), std::string::npos) << log;
+    run({"sobel", {"--variant", "16x4"}, 1}, input, root_ / "16x4.bmp", {});
+    EXPECT_EQ(sdk::read_file(root_ / "image.bmp"), sdk::read_file(root_ / "16x4.bmp"));
 }
 
 TEST_F(Bands, BandTallerThanTheImage)

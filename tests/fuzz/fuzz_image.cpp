@@ -1,12 +1,14 @@
-// libFuzzer target for the image readers: BMP (our own decoder), PNG (libpng) and JPEG (libjpeg)
-// behind decode_image, which picks one by the first bytes. Whatever the bytes, it must either
-// return a consistent image or throw sdk::ImageError; every image it returns must go through the
-// rest of the samples' input path (luminance) and survive BMP and PNG encode/decode round trips
-// unchanged. Anything else (a sanitizer report, another exception escaping, a broken invariant)
-// is a bug. Built twice: with -fsanitize=fuzzer by tests/fuzz/CMakeLists.txt, and with replay_main.cpp
-// as the plain fuzz_image_replay test that replays tests/fuzz/regressions/ in the main build.
+// libFuzzer target for the image readers: BMP (our own decoder), PNG (libpng) and JPEG (libjpeg,
+// sequentially and across restart intervals) behind decode_image, which picks one by the first
+// bytes. Whatever the bytes, it must either return a consistent image or throw sdk::ImageError;
+// every image it returns must go through the rest of the samples' input path (luminance) and
+// survive BMP and PNG encode/decode round trips unchanged. Anything else (a sanitizer report,
+// another exception escaping, a broken invariant) is a bug. Built twice: with -fsanitize=fuzzer
+// by tests/fuzz/CMakeLists.txt, and with replay_main.cpp as the plain fuzz_image_replay test that
+// replays tests/fuzz/regressions/ in the main build.
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/image_file.hpp"
+#include "common/imageio/jpeg.hpp"
 #include "common/imageio/luminance.hpp"
 #include "common/imageio/png.hpp"
 
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace {
@@ -37,10 +40,30 @@ void check_image(const sdk::Image& image)
             "pixels.size() == width * height * channels");
 }
 
+// A JPEG decoded on several threads across its restart intervals (jpeg_parallel.hpp), whatever
+// its size, must come out exactly as decoded sequentially: the same pixels, or the same refusal.
+std::string jpeg_outcome(const std::uint8_t* data, std::size_t size, unsigned threads)
+{
+    sdk::JpegDecoding decoding;
+    decoding.threads = threads;
+    decoding.parallel_from_pixels = 0;
+    try {
+        const sdk::Image image = sdk::decode_jpeg(data, size, "fuzz", decoding);
+        return std::to_string(image.width) + "x" + std::to_string(image.height) + "x" +
+               std::to_string(image.channels) + ":" + std::string(image.pixels.begin(), image.pixels.end());
+    } catch (const sdk::ImageError& error) {
+        return error.what();
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
+    if (sdk::has_jpeg_signature(data, size))
+        require(jpeg_outcome(data, size, 3) == jpeg_outcome(data, size, 1),
+                "a JPEG decodes across its restart intervals as it does sequentially");
+
     sdk::Image image;
     try {
         image = sdk::decode_image(data, size, "fuzz");

@@ -191,7 +191,8 @@ bool add_png_seeds(const std::filesystem::path& folder, std::size_t& written)
 }
 
 // JPEG seeds: grey, 4:4:4 and 4:2:0 colour, baseline and progressive, 19x11 pixels (partial
-// blocks and MCUs).
+// blocks and MCUs); and baseline 19x40 with a restart marker after every MCU row, which the
+// parallel decoder cuts into pieces (jpeg_restarts.hpp).
 bool add_jpeg_seeds(const std::filesystem::path& folder, std::size_t& written)
 {
     struct Kind {
@@ -199,20 +200,24 @@ bool add_jpeg_seeds(const std::filesystem::path& folder, std::size_t& written)
         int components;
         bool subsampled;
     };
+    enum class Coding { baseline, progressive, restarts };
     const Kind kinds[] = {{"grey", 1, false}, {"444", 3, false}, {"420", 3, true}};
     for (const Kind& kind : kinds) {
-        for (const bool progressive : {false, true}) {
+        for (const Coding coding : {Coding::baseline, Coding::progressive, Coding::restarts}) {
             codectest::JpegSpec spec;
             spec.width = 19;
-            spec.height = 11;
+            spec.height = coding == Coding::restarts ? 40 : 11;
             spec.components = kind.components;
             spec.subsampled = kind.subsampled;
-            spec.progressive = progressive;
-            for (int i = 0; i < 19 * 11 * kind.components; ++i)
+            spec.progressive = coding == Coding::progressive;
+            spec.restart_rows = coding == Coding::restarts ? 1 : 0;
+            for (int i = 0; i < spec.width * spec.height * kind.components; ++i)
                 spec.pixels.push_back(static_cast<std::uint8_t>(i * 7));
-            const std::string name = std::string("jpeg-") + kind.name +
-                                     (progressive ? "-progressive" : "") + ".jpg";
-            if (!add_seed(folder, name, codectest::build_jpeg(spec), 19, 11, kind.components))
+            const char* suffix = coding == Coding::progressive ? "-progressive"
+                                 : coding == Coding::restarts  ? "-restarts"
+                                                               : "";
+            const std::string name = std::string("jpeg-") + kind.name + suffix + ".jpg";
+            if (!add_seed(folder, name, codectest::build_jpeg(spec), spec.width, spec.height, kind.components))
                 return false;
             ++written;
         }

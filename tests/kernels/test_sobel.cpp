@@ -1,11 +1,14 @@
 // Every Sobel kernel against the C++ reference, bit for bit, on awkward sizes and every border.
 #include "kernels/sobel/sobel_filter.hpp"
+#include "kernels/sobel/sobel_image.hpp"
 #include "kernels/sobel/sobel_reference.hpp"
 #include "common/runtime/errors.hpp"
+#include "common/runtime/profiling.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -49,6 +52,14 @@ Image test_image(std::size_t width, std::size_t height, std::uint32_t seed)
     return image;
 }
 
+// A parameter's words as a test name: "16x4-packed" -> "16x4_packed".
+std::string test_name(std::string name)
+{
+    for (auto& c : name)
+        if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
+
 class SobelKernelTest
     : public ::testing::TestWithParam<std::tuple<SobelVariant, Border, MemoryMode>> {};
 
@@ -71,17 +82,15 @@ TEST_P(SobelKernelTest, MatchesReferenceOnAwkwardSizes)
 INSTANTIATE_TEST_SUITE_P(
     AllVariantsAndBorders, SobelKernelTest,
     ::testing::Combine(::testing::Values(SobelVariant::no_vectors, SobelVariant::vector_16x1,
-                                         SobelVariant::vector_16x4, SobelVariant::packed_16x4),
+                                         SobelVariant::vector_16x4, SobelVariant::packed_16x4,
+                                         SobelVariant::local_tile, SobelVariant::image),
                        ::testing::Values(Border::replicate, Border::reflect101, Border::constant,
                                          Border::none),
                        ::testing::Values(MemoryMode::copy, MemoryMode::map, MemoryMode::pinned)),
     [](const auto& test_info) {
-        std::string name = variant_name(std::get<0>(test_info.param)) + "_" +
-                           border_name(std::get<1>(test_info.param)) + "_" +
-                           memory_mode_name(std::get<2>(test_info.param));
-        for (auto& c : name)
-            if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-        return name;
+        return test_name(variant_name(std::get<0>(test_info.param)) + "_" +
+                         border_name(std::get<1>(test_info.param)) + "_" +
+                         memory_mode_name(std::get<2>(test_info.param)));
     });
 
 TEST(SobelMagnitudeKernel, MatchesHostMagnitudeForEveryGradientPair)
@@ -144,18 +153,140 @@ TEST(SobelReference, ShiftRoundsTowardsMinusInfinity)
     EXPECT_EQ(gradients.dy[4], 0);
 }
 
-TEST(SobelKernels, KnownAnswerOnTheDevice)
+void expect_known_answer(SobelVariant variant)
 {
     const Image ramp{3, 3, 1, {10, 20, 30, 40, 50, 60, 70, 80, 90}};
+    const SobelGradients gradients = run_on_device(filter_for(variant, Border::none), ramp, 0x77);
+    EXPECT_EQ(gradients.dx, (std::vector<std::int8_t>{0, 0, 0, 0, 10, 0, 0, 0, 0}))
+        << variant_name(variant);
+    EXPECT_EQ(gradients.dy, (std::vector<std::int8_t>{0, 0, 0, 0, -30, 0, 0, 0, 0}))
+        << variant_name(variant);
+}
+
+TEST(SobelKernels, KnownAnswerOnTheDevice)
+{
     for (const auto variant : {SobelVariant::no_vectors, SobelVariant::vector_16x1,
-                               SobelVariant::vector_16x4, SobelVariant::packed_16x4}) {
-        const SobelGradients gradients =
-            run_on_device(filter_for(variant, Border::none), ramp, 0x77);
-        EXPECT_EQ(gradients.dx, (std::vector<std::int8_t>{0, 0, 0, 0, 10, 0, 0, 0, 0}))
-            << variant_name(variant);
-        EXPECT_EQ(gradients.dy, (std::vector<std::int8_t>{0, 0, 0, 0, -30, 0, 0, 0, 0}))
-            << variant_name(variant);
+                               SobelVariant::vector_16x4, SobelVariant::packed_16x4,
+                               SobelVariant::local_tile})
+        expect_known_answer(variant);
+}
+
+// Apart, because its name keeps it out of the main oclgrind run (tests/CMakeLists.txt).
+TEST(SobelKernels, KnownAnswerThroughAnImage) { expect_known_answer(SobelVariant::image); }
+
+// Where the pixels come from must not change a single output: every variant gives what 16x1
+// gives, on an image several work-groups wide and high with a partial group at the right and
+// bottom, with each border.
+class SobelVariantsAgree : public ::testing::TestWithParam<SobelVariant> {};
+
+TEST_P(SobelVariantsAgree, WithTheBuffer16x1AcrossWorkGroups)
+{
+    const SobelVariant variant = GetParam();
+    const Image image = test_image(16 * 32 * 2 + 21, 8 * 3 + 5, 13);
+    for (const auto border : {Border::replicate, Border::reflect101, Border::constant, Border::none}) {
+        const SobelGradients expected =
+            run_on_device(filter_for(SobelVariant::vector_16x1, border), image, poisons[0]);
+        const SobelGradients actual = run_on_device(filter_for(variant, border), image, poisons[1]);
+        EXPECT_EQ(actual.dx, expected.dx) << border_name(border);
+        EXPECT_EQ(actual.dy, expected.dy) << border_name(border);
     }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryVariant, SobelVariantsAgree,
+                         ::testing::Values(SobelVariant::no_vectors, SobelVariant::vector_16x4,
+                                           SobelVariant::packed_16x4, SobelVariant::local_tile,
+                                           SobelVariant::image),
+                         [](const auto& test_info) {
+                             return test_name(variant_name(test_info.param));
+                         });
+
+// The local variant's tile is sized for the work-group shape that runs: every candidate shape,
+// and one the device refuses for its local memory, named as such.
+TEST(SobelFilter, LocalTileFollowsTheWorkGroupShape)
+{
+    SobelFilter filter(test_context(), SobelVariant::local_tile, Border::reflect101);
+    const Image image = test_image(300, 41, 5);
+    const SobelGradients expected = sobel_reference(image, Border::reflect101);
+    filter.upload(image);
+    for (const auto& [x, y] : {std::pair<std::size_t, std::size_t>{32, 8}, {4, 2}, {1, 1}, {128, 1},
+                               {16, 16}}) {
+        filter.set_work_group(x, y);
+        filter.fill_outputs(poisons[1]);
+        filter.run();
+        const SobelGradients actual = filter.download();
+        EXPECT_EQ(actual.dx, expected.dx) << x << "x" << y;
+        EXPECT_EQ(actual.dy, expected.dy) << x << "x" << y;
+    }
+    // The widest group the device runs: its tile, (16 x + 2) * 3 bytes, outgrows oclgrind's
+    // 32 KiB of local memory but not PoCL's 1 MiB.
+    const cl::Device& device = test_context().device;
+    const std::size_t widest = std::min(device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(),
+                                        device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>().at(0));
+    if ((16 * widest + 2) * 3 <= device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>()) {
+        EXPECT_NO_THROW(filter.set_work_group(widest, 1));
+        return;
+    }
+    try {
+        filter.set_work_group(widest, 1);
+        ADD_FAILURE() << "accepted a tile larger than local memory";
+    } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("bytes of local memory"), std::string::npos)
+            << error.what();
+    }
+}
+
+// Where the device cannot see the buffer as an image (PoCL, oclgrind), each run copies it into
+// one, and the copy's event is there to be timed; where it can, there is no copy.
+TEST(SobelFilter, ImageVariantTimesItsCopyIntoTheImage)
+{
+    SobelFilter& filter = filter_for(SobelVariant::image, Border::replicate);
+    filter.upload(test_image(40, 3, 3));
+    filter.run().wait();
+    EXPECT_EQ(filter.last_copy()() != nullptr, !filter.image_is_view());
+    if (!filter.image_is_view()) {
+        EXPECT_GE(event_times(filter.last_copy()).run_ms, 0.0);
+    }
+    EXPECT_FALSE(filter_for(SobelVariant::vector_16x1, Border::replicate).last_copy()());
+}
+
+// Where the device can see a buffer as an image, the view holds the buffer's pixels, its padded
+// rows read as the image's rows; elsewhere (PoCL, oclgrind) there is no view to check.
+TEST(SobelImageView, ReadsTheBuffersRowsWhereTheDeviceMakesOne)
+{
+    const OpenClContext& cl = test_context();
+    const std::size_t width = 70, height = 3, row_pitch = 128;
+    std::vector<std::uint8_t> rows(row_pitch * height);
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<std::uint8_t>(i * 7 + 1);
+    cl::Buffer luminance(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rows.size(), rows.data());
+    const cl::Image2D view = image_view_of(cl, luminance, width, height, row_pitch);
+    if (!view()) GTEST_SKIP() << "this device makes no image from a buffer";
+    std::vector<std::uint8_t> pixels(width * height);
+    cl.queue.enqueueReadImage(view, CL_TRUE, {0, 0, 0}, {width, height, 1}, 0, 0, pixels.data());
+    for (std::size_t y = 0; y < height; ++y)
+        for (std::size_t x = 0; x < width; ++x)
+            ASSERT_EQ(pixels[y * width + x], rows[y * row_pitch + x]) << x << ", " << y;
+}
+
+TEST(SobelVariants, OnlyTheImageVariantCanBeUnavailable)
+{
+    const OpenClContext& cl = test_context();
+    EXPECT_EQ(sobel_variant_unavailable(cl, SobelVariant::local_tile, 1u << 20, 1u << 20), "");
+    const std::size_t max_width = cl.device.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>();
+    const std::string too_wide =
+        sobel_variant_unavailable(cl, SobelVariant::image, max_width + 1, 1);
+    EXPECT_NE(too_wide.find("at most"), std::string::npos) << too_wide;
+    EXPECT_EQ(sobel_variant_unavailable(cl, SobelVariant::image, 17, 5), "");  // PoCL and oclgrind have images
+    EXPECT_EQ(sobel_variant_named("local"), SobelVariant::local_tile);
+    EXPECT_EQ(sobel_variant_named("image"), SobelVariant::image);
+
+    std::string note;
+    EXPECT_EQ(runnable_sobel_variant(cl, "image", max_width + 1, 1, note), SobelVariant::vector_16x4);
+    EXPECT_NE(note.find("at most"), std::string::npos) << note;
+    EXPECT_NE(note.find(": variant image runs as 16x4"), std::string::npos) << note;
+    note.clear();
+    EXPECT_EQ(runnable_sobel_variant(cl, "image", 17, 5, note), SobelVariant::image);
+    EXPECT_EQ(runnable_sobel_variant(cl, "local", max_width + 1, 1, note), SobelVariant::local_tile);
+    EXPECT_EQ(note, "");
 }
 
 // The tuner uploads once and then tries each shape: a shape set after the upload must be the

@@ -1,6 +1,7 @@
 // --variant auto: Sobel's candidates, its lines in the tuning cache, and the measurement that
 // fills them (tests/kernels/test_tuning_cache.cpp tests the file itself, and
 // tests/common/runtime/test_choose_fastest.cpp the decision rule).
+#include "kernels/sobel/sobel_image.hpp"
 #include "kernels/sobel/sobel_tuning.hpp"
 #include "test_support.hpp"
 
@@ -26,8 +27,8 @@ std::filesystem::path fresh_cache(const std::string& name)
 
 TEST(SobelTuningCandidates, SimplestFirst)
 {
-    const auto candidates = sobel_candidates(true);
-    ASSERT_EQ(candidates.size(), 18u);
+    const auto candidates = sobel_candidates(true, true);
+    ASSERT_EQ(candidates.size(), 26u);
     // A tie goes to the earliest: 16x1 with the default 32x8 groups comes first, and the
     // variants in order of complexity.
     EXPECT_EQ(candidates.front().variant, SobelVariant::vector_16x1);
@@ -36,7 +37,15 @@ TEST(SobelTuningCandidates, SimplestFirst)
     EXPECT_EQ(candidates[6].variant, SobelVariant::vector_16x4);
     EXPECT_EQ(candidates[6].group_x, 32u);
     EXPECT_EQ(candidates[6].group_y, 8u);
-    EXPECT_EQ(candidates.back().variant, SobelVariant::packed_16x4);
+    EXPECT_EQ(candidates[12].variant, SobelVariant::packed_16x4);
+    EXPECT_EQ(candidates[18].variant, SobelVariant::local_tile);
+    EXPECT_EQ(candidates[18].group_x, 32u);
+    EXPECT_EQ(candidates[24].variant, SobelVariant::image);  // 32x8 and 16x16 only
+    EXPECT_EQ(candidates[24].group_x, 32u);
+    EXPECT_EQ(candidates[24].group_y, 8u);
+    EXPECT_EQ(candidates.back().variant, SobelVariant::image);
+    EXPECT_EQ(candidates.back().group_x, 16u);
+    EXPECT_EQ(candidates.back().group_y, 16u);
     std::set<std::string> distinct;
     for (const auto& candidate : candidates) distinct.insert(describe(candidate));
     EXPECT_EQ(distinct.size(), candidates.size());
@@ -44,18 +53,30 @@ TEST(SobelTuningCandidates, SimplestFirst)
 
 TEST(SobelTuningCandidates, NoPackedKernelOnABigEndianDevice)
 {
-    const auto candidates = sobel_candidates(false);
-    EXPECT_EQ(candidates.size(), 12u);
+    const auto candidates = sobel_candidates(false, true);
+    EXPECT_EQ(candidates.size(), 20u);
     for (const auto& candidate : candidates) EXPECT_NE(candidate.variant, SobelVariant::packed_16x4);
+}
+
+TEST(SobelTuningCandidates, NoImageKernelWithoutImages)
+{
+    const auto candidates = sobel_candidates(true, false);
+    EXPECT_EQ(candidates.size(), 24u);
+    for (const auto& candidate : candidates) EXPECT_NE(candidate.variant, SobelVariant::image);
 }
 
 TEST(SobelTuningCache, KeysTellBordersSizeClassesAndDevicesApart)
 {
-    const std::string key = sobel_tuning_key("device A", Border::replicate, SizeClass{22});
-    EXPECT_EQ(key, "sobel | border replicate | pixels 2^22 | device A");
-    EXPECT_NE(key, sobel_tuning_key("device A", Border::reflect101, SizeClass{22}));
-    EXPECT_NE(key, sobel_tuning_key("device A", Border::replicate, SizeClass{21}));
-    EXPECT_NE(key, sobel_tuning_key("device B", Border::replicate, SizeClass{22}));
+    const std::vector<SobelVariant> all{SobelVariant::vector_16x1, SobelVariant::local_tile,
+                                        SobelVariant::image};
+    const std::string key = sobel_tuning_key("device A", Border::replicate, SizeClass{22}, all);
+    EXPECT_EQ(key, "sobel | variants 16x1 local image | border replicate | pixels 2^22 | device A");
+    EXPECT_NE(key, sobel_tuning_key("device A", Border::reflect101, SizeClass{22}, all));
+    EXPECT_NE(key, sobel_tuning_key("device A", Border::replicate, SizeClass{21}, all));
+    EXPECT_NE(key, sobel_tuning_key("device B", Border::replicate, SizeClass{22}, all));
+    // A device without images competes without the image variant: its own entry.
+    EXPECT_NE(key, sobel_tuning_key("device A", Border::replicate, SizeClass{22},
+                                    {SobelVariant::vector_16x1, SobelVariant::local_tile}));
 }
 
 TEST(SobelTuningCache, RoundTripsAndReplacesTheKeysLine)
@@ -124,14 +145,78 @@ TEST(SobelTuning, MeasuresPerSizeClassThenAnswersFromTheCache)
         choose_sobel_kernel(cl, Border::replicate, 256, 256, Tuning::retune);
     EXPECT_FALSE(retuned.from_cache);
     EXPECT_TRUE(retuned.cached);
+    // PoCL is little-endian: every variant competes, the image kernel only where it reads the
+    // buffer itself.
+    std::vector<SobelVariant> competing{SobelVariant::vector_16x1, SobelVariant::vector_16x4,
+                                        SobelVariant::packed_16x4, SobelVariant::local_tile};
+    if (images_from_buffers(cl, pitch_for(256))) competing.push_back(SobelVariant::image);
     const auto stored =
         read_cached_choice(cache, sobel_tuning_key(device_key(cl.device), Border::replicate,
-                                                   retuned.size_class));
+                                                   retuned.size_class, competing));
     ASSERT_TRUE(stored);
     EXPECT_EQ(describe(*stored), describe(retuned.choice));
 
     ::unsetenv("SDK_TUNING_CACHE");
     std::filesystem::remove_all(cache.parent_path().parent_path());
+}
+
+// The image kernel competes where the device reads the buffer as an image itself; where each run
+// would copy it into one first (PoCL), the contest's kernel events would not see the copy.
+TEST(SobelTuning, TheImageKernelCompetesOnlyWhereItReadsTheBufferItself)
+{
+    const auto cache = fresh_cache("image-competes");
+    ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
+    const OpenClContext& cl = test::test_context();
+    const TuningResult measured = choose_sobel_kernel(cl, Border::constant, 64, 64);
+    bool image = false, local = false;
+    for (const auto& candidate : measured.candidates) {
+        image |= candidate.variant == SobelVariant::image;
+        local |= candidate.variant == SobelVariant::local_tile;
+    }
+    EXPECT_TRUE(local);
+    EXPECT_EQ(image, images_from_buffers(cl, pitch_for(64)));
+    ::unsetenv("SDK_TUNING_CACHE");
+    std::filesystem::remove_all(cache.parent_path().parent_path());
+}
+
+// An entry written before the local and image variants existed (its key names no variants) was
+// chosen without them: it is measured again, not trusted.
+TEST(SobelTuning, AnEntryFromBeforeTheLocalAndImageVariantsIsMeasuredAgain)
+{
+    const auto cache = fresh_cache("old-entry");
+    ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
+    const OpenClContext& cl = test::test_context();
+    const std::string old_key = "sobel | border replicate | " +
+                                key_part(SizeClass{kSmallestSizeClass}) + " | " +
+                                device_key(cl.device);
+    ASSERT_TRUE(write_cached_choice(cache, old_key, {SobelVariant::vector_16x1, 32, 8}));
+    const TuningResult result = choose_sobel_kernel(cl, Border::replicate, 64, 64);
+    EXPECT_FALSE(result.from_cache);
+    EXPECT_TRUE(choose_sobel_kernel(cl, Border::replicate, 64, 64).from_cache);
+    ::unsetenv("SDK_TUNING_CACHE");
+    std::filesystem::remove_all(cache.parent_path().parent_path());
+}
+
+// sobel -n's verdict: every variant the sample offers, in its order, each timed on the
+// luminance the sample's filter holds; named by where its pixels come from.
+TEST(SobelTuning, VerdictTimesEveryVariantOnTheSamplesImage)
+{
+    const OpenClContext& cl = test::test_context();
+    SobelFilter source(cl, SobelVariant::vector_16x1, Border::replicate);
+    source.upload(test::random_grey_image(100, 20, 3));
+    const auto medians = time_sobel_variants(cl, Border::replicate, source, 3, {64, 4});
+    const std::vector<SobelVariant> expected{SobelVariant::vector_16x1, SobelVariant::vector_16x4,
+                                             SobelVariant::packed_16x4, SobelVariant::local_tile,
+                                             SobelVariant::image};  // PoCL: little-endian, images
+    ASSERT_EQ(medians.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(medians[i].variant, expected[i]);
+        EXPECT_GT(medians[i].median_ms, 0.0) << variant_name(expected[i]);
+    }
+    EXPECT_EQ(memory_name(SobelVariant::vector_16x4), "buffer 16x4");
+    EXPECT_EQ(memory_name(SobelVariant::packed_16x4), "buffer 16x4-packed");
+    EXPECT_EQ(memory_name(SobelVariant::local_tile), "local memory");
+    EXPECT_EQ(memory_name(SobelVariant::image), "image");
 }
 
 TEST(SobelTuning, AnUnwritableCacheIsReportedAsNotCached)

@@ -82,7 +82,8 @@ TEST(TuningMemory, NoTunerHoldsAHostCopyOfTheImage)
     // Every program built once before, so that the compiler's own memory is not counted.
     FirFilter(cl, Border::replicate);
     for (const auto variant : {SobelVariant::vector_16x1, SobelVariant::vector_16x4,
-                               SobelVariant::packed_16x4})
+                               SobelVariant::packed_16x4, SobelVariant::local_tile,
+                               SobelVariant::image})
         SobelFilter(cl, variant, Border::replicate);
     MorphologyFilter(cl, MorphologyShape::square);
 

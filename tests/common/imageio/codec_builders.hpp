@@ -129,7 +129,12 @@ struct JpegSpec {
     int components = 3;  // 1 grey, 3 RGB (stored as YCbCr), 4 CMYK
     int quality = 95;
     bool subsampled = false;  // 4:2:0 chroma, else 4:4:4
+    int luma_h = 0, luma_v = 0;  // when not 0, Y's sampling factors (chroma 1x1): 2, 1 = 4:2:2
     bool progressive = false;
+    // Restart markers as cjpeg's -restart writes them: every `restart_rows` MCU rows, or every
+    // `restart_mcus` MCUs (which wins when both are set); none when both are 0.
+    int restart_rows = 0;
+    int restart_mcus = 0;
     std::vector<std::uint8_t> pixels;  // width * height * components, top row first
 };
 
@@ -155,11 +160,15 @@ inline std::vector<std::uint8_t> build_jpeg(const JpegSpec& spec)
     jpeg_set_quality(&cinfo, spec.quality, TRUE);
     if (spec.components == 3) {
         const int factor = spec.subsampled ? 2 : 1;
-        cinfo.comp_info[0].h_samp_factor = factor;
-        cinfo.comp_info[0].v_samp_factor = factor;
+        cinfo.comp_info[0].h_samp_factor = spec.luma_h ? spec.luma_h : factor;
+        cinfo.comp_info[0].v_samp_factor = spec.luma_v ? spec.luma_v : factor;
         for (int i = 1; i < 3; ++i) cinfo.comp_info[i].h_samp_factor = cinfo.comp_info[i].v_samp_factor = 1;
     }
     if (spec.progressive) jpeg_simple_progression(&cinfo);
+    if (spec.restart_mcus != 0)
+        cinfo.restart_interval = static_cast<unsigned>(spec.restart_mcus);
+    else
+        cinfo.restart_in_rows = spec.restart_rows;
     jpeg_start_compress(&cinfo, TRUE);
     const std::size_t row_bytes = static_cast<std::size_t>(spec.width) * spec.components;
     while (cinfo.next_scanline < cinfo.image_height) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace sdk {
@@ -63,6 +64,40 @@ TEST_P(TransferTest, PitchedRowsRoundTripAcrossChunks)
     std::vector<unsigned char> back(row_bytes * height, 0xA5);
     download_rows(cl, GetParam(), buffer, back.data(), row_bytes, height, row_pitch, "the rows");
     EXPECT_TRUE(back == image) << memory_mode_name(GetParam());
+}
+
+// A batch's photos in flight share one context, each transferring on its own queue at once: each
+// must get its own bytes back (pinned mode once lent every transfer the context's one pair of
+// staging chunks).
+TEST_P(TransferTest, ThreadsWithQueuesOfTheirOwnOnOneContextGetTheirOwnBytes)
+{
+    const OpenClContext& shared = test_context();
+    const std::size_t bytes = pinned_chunk_bytes * 3 / 2 + 11;
+    std::vector<std::vector<unsigned char>> sent, received(4);
+    for (std::uint32_t seed = 0; seed < received.size(); ++seed) sent.push_back(random_bytes(bytes, 40 + seed));
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < received.size(); ++i) {
+        threads.emplace_back([&, i] {
+            OpenClContext cl = shared;
+            cl.queue = cl::CommandQueue(cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE);
+            const cl::Buffer buffer =
+                create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE, bytes, "the test bytes");
+            for (int round = 0; round < 3; ++round) {
+                upload_bytes(cl, GetParam(), buffer, sent[i].data(), bytes, "the test bytes");
+                received[i].assign(bytes, 0xA5);
+                download_bytes(
+                    cl, GetParam(), buffer, bytes,
+                    [&](const unsigned char* piece, std::size_t offset, std::size_t size) {
+                        std::copy(piece, piece + size, received[i].begin() + static_cast<std::ptrdiff_t>(offset));
+                    },
+                    "the test bytes");
+                if (received[i] != sent[i]) return;
+            }
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    for (std::size_t i = 0; i < received.size(); ++i)
+        EXPECT_TRUE(received[i] == sent[i]) << memory_mode_name(GetParam()) << ", thread " << i;
 }
 
 TEST(RowPitch, IsTheRowRoundedUpToACacheLine)

@@ -1,0 +1,73 @@
+#include "jpeg_decoding.hpp"
+
+#include "codec_builders.hpp"  // tests/common/imageio: the libjpeg writer the tests use
+#include "png_encoding.hpp"
+#include "common/imageio/jpeg.hpp"
+
+#include <ctime>
+#include <string>
+
+namespace sdk::bench {
+namespace {
+
+// CPU time of the whole process, all threads: the work a decode costs whatever the load, where
+// wall time on a shared machine also shows how much of the other cores it got.
+double process_cpu_seconds()
+{
+    timespec now{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+std::vector<std::uint8_t> photo_like_jpeg(Size size, bool restarts)
+{
+    Image image = photo_like_image(size, 3);
+    codectest::JpegSpec spec;
+    spec.width = static_cast<int>(size.width);
+    spec.height = static_cast<int>(size.height);
+    spec.components = 3;
+    spec.quality = 90;
+    spec.subsampled = true;
+    spec.restart_rows = restarts ? 1 : 0;
+    spec.pixels = std::move(image.pixels);
+    return codectest::build_jpeg(spec);
+}
+
+void time_jpeg_decoding(benchmark::State& state, Size size, bool restarts, unsigned threads)
+{
+    guarded(state, [&] {
+        const std::string key = "photo-like JPEG " + size_name(size) + (restarts ? " restarts" : "");
+        const auto& file = reuse_setup<std::vector<std::uint8_t>>(
+            key, [&] { return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, restarts)); });
+        JpegDecoding decoding;
+        decoding.threads = threads;
+        JpegPath path = JpegPath::sequential;
+        decoding.path_taken = &path;
+        Samples cpu;
+        const Samples samples = time_real(state, [&] {
+            const double start = process_cpu_seconds();
+            benchmark::DoNotOptimize(decode_jpeg(file.data(), file.size(), "bench", decoding));
+            cpu.add(process_cpu_seconds() - start);
+        });
+        set_counters(state, samples, size.pixels(), size.pixels() * 3);
+        state.counters["cpu_ms"] = cpu.median() * 1e3;
+        state.counters["file_MB"] = static_cast<double>(file.size()) / 1e6;
+        state.counters["parallel"] = path == JpegPath::restart_intervals ? 1 : 0;
+    });
+}
+
+}  // namespace
+
+void register_jpeg_decoding(Size size)
+{
+    for (const bool restarts : {true, false})
+        for (const unsigned threads : {1u, 0u}) {
+            const std::string name = std::string("decode/jpeg/") + (restarts ? "restarts/" : "no_restarts/") +
+                                     (threads == 1 ? "one_thread/" : "all_cores/") + size_name(size);
+            benchmark::RegisterBenchmark(name.c_str(), time_jpeg_decoding, size, restarts, threads)
+                ->UseRealTime()
+                ->Unit(benchmark::kMillisecond);
+        }
+}
+
+}  // namespace sdk::bench

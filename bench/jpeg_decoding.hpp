@@ -1,0 +1,15 @@
+#pragma once
+// Reading a JPEG: decode_jpeg in memory, on one thread and on all cores, of a photograph-like
+// image written as a camera writes it (4:2:0, quality 90), once with a restart marker after
+// every MCU row (what `jpegtran -restart 1` adds) and once without: what a file without them
+// costs (docs/whole_run.md).
+#include "bench_support.hpp"
+
+namespace sdk::bench {
+
+// Registers decode/jpeg/{restarts,no_restarts}/{one_thread,all_cores}/<size>. Each reports
+// median_ms, Mpix/s, GB/s of decoded pixel bytes, cpu_ms (the process's CPU time, all threads,
+// median), file_MB (the JPEG's size) and parallel (1 when decoded across restart intervals).
+void register_jpeg_decoding(Size size);
+
+}  // namespace sdk::bench

@@ -1,0 +1,341 @@
+#include "common/app/batch.hpp"
+
+#include "common/imageio/file_io.hpp"
+#include "common/imageio/image_file.hpp"
+#include "common/imageio/input_file.hpp"
+#include "common/imageio/temporary_files.hpp"
+#include "common/runtime/device.hpp"
+#include "common/runtime/errors.hpp"
+#include "common/runtime/pipeline_timer.hpp"
+#include "common/runtime/program.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#include <unistd.h>
+
+namespace sdk {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string quoted(const fs::path& path)
+{
+    return "'" + path.string() + "'";
+}
+
+// Whether a folder's file is one of its photos: an image by its first bytes, or a file that
+// cannot be read (kept, so that it fails by name rather than vanish from the batch).
+bool is_photo(const fs::path& file)
+{
+    try {
+        detect_image_format(InputFile(file));
+        return true;
+    } catch (const ImageError&) {
+        return false;  // read, and not an image: a README or a sidecar file beside the photos
+    } catch (const std::exception&) {
+        return true;
+    }
+}
+
+std::vector<fs::path> photos_in_folder(const fs::path& folder)
+{
+    std::vector<fs::path> photos;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder, error)) {
+        const std::string name = entry.path().filename().string();
+        // Dot files are hidden by convention, and a run's own temporaries are named so.
+        if (name.empty() || name[0] == '.' || entry.is_directory(error)) continue;
+        if (is_photo(entry.path())) photos.push_back(entry.path());
+    }
+    if (error) throw FileError("cannot read the folder " + quoted(folder) + ": " + error.message());
+    if (photos.empty())
+        throw FileError(quoted(folder) + " is a directory with no BMP, PNG or JPEG file in it");
+    std::sort(photos.begin(), photos.end());
+    return photos;
+}
+
+// Options that describe one run, not a photo's: each refused in a batch, saying why.
+struct RefusedInBatch {
+    const char* option;
+    const char* why;
+};
+constexpr std::array<RefusedInBatch, 6> kRefusedInBatch{{
+    {"--save-raw", "writes one run's arrays into one folder; run it on one photo"},
+    {"--trace", "writes the timeline of one run; run it on one photo"},
+    {"--floor", "measures one photo's job; run it on one photo"},
+    {"--iterations", "times one photo's kernel; run it on one photo"},
+    {"--save-gradients", "writes beside one output; run it on one photo"},
+    {"--retune", "would measure again for every photo; run it on one photo, and the batch uses "
+                 "its choice"},
+}};
+
+void refuse_single_run_options(CLI::App& app)
+{
+    for (const RefusedInBatch& refused : kRefusedInBatch) {
+        const CLI::Option* option = app.get_option_no_throw(refused.option);
+        if (option && option->count() > 0)
+            throw UsageError(std::string(refused.option) + " is not for a batch: it " + refused.why);
+    }
+    const CLI::Option* output = app.get_option_no_throw("--output");
+    if (output && output->count() == 0)
+        throw UsageError("a batch needs -o FOLDER, the folder its results go into");
+}
+
+// Where a photo's time goes, by the names its steps are timed under (the step table's lines).
+enum class Stage { start, decode, device, encode };
+constexpr std::array<const char*, 4> kStageNames{"device start", "decode", "device", "encode"};
+
+bool starts_with(const std::string& text, const std::string& prefix)
+{
+    return text.rfind(prefix, 0) == 0;
+}
+
+Stage stage_of(const std::string& step)
+{
+    if (step == "start the OpenCL driver" || step == "find the device" ||
+        step == "create context" || step == "build kernels")
+        return Stage::start;
+    if (starts_with(step, "open ") || starts_with(step, "read ") || starts_with(step, "RGB to"))
+        return Stage::decode;
+    if (starts_with(step, "write ") || starts_with(step, "compress"))
+        return Stage::encode;
+    return Stage::device;  // uploads, kernels, downloads, and the host's share of the filter
+}
+
+// What the batch's threads share, each piece behind the one lock: the next photo, the counts,
+// the stages' sums and the terminal.
+class BatchProgress {
+public:
+    BatchProgress(std::size_t photos, bool quiet) : photos_(photos), quiet_(quiet) {}
+
+    void add_step(const PipelineTimer::Step& step)
+    {
+        const std::lock_guard<std::mutex> hold(lock_);
+        stage_ms_[static_cast<std::size_t>(stage_of(step.name))] += step.ms;
+    }
+
+    // A photo done: its line on stdout (written), or its error already on stderr (failed).
+    void finished(const BatchPhoto& photo, bool written)
+    {
+        const std::lock_guard<std::mutex> hold(lock_);
+        ++(written ? written_ : failed_);
+        clear_progress_line();
+        if (written && !quiet_) std::cout << "Wrote " << photo.output.string() << "\n" << std::flush;
+        show_progress_line();
+    }
+
+    // Before an error's line on stderr: the progress line out of its way.
+    void before_error()
+    {
+        const std::lock_guard<std::mutex> hold(lock_);
+        clear_progress_line();
+    }
+
+    std::size_t failed() const
+    {
+        const std::lock_guard<std::mutex> hold(lock_);
+        return failed_;
+    }
+
+    void print_summary(std::ostream& out, unsigned jobs) const
+    {
+        const std::lock_guard<std::mutex> hold(lock_);
+        const double seconds = elapsed_seconds();
+        out << std::fixed << std::setprecision(2) << "Batch: " << written_ << " of " << photos_
+            << " photos written in " << seconds << " s, " << static_cast<double>(written_) / seconds
+            << " photos/s, " << jobs << " in flight at once";
+        if (failed_ > 0) out << "; " << failed_ << " failed";
+        out << "\nTime in each stage, summed over the photos (stages of different photos overlap):\n";
+        double total = 0;
+        for (const double ms : stage_ms_) total += ms;
+        std::size_t busiest = 0;
+        for (std::size_t stage = 0; stage < stage_ms_.size(); ++stage) {
+            if (stage_ms_[stage] > stage_ms_[busiest]) busiest = stage;
+            out << "  " << std::left << std::setw(14) << kStageNames[stage] << std::right
+                << std::setw(11) << std::setprecision(1) << stage_ms_[stage] << " ms"
+                << std::setw(6) << std::setprecision(0)
+                << (total > 0 ? 100 * stage_ms_[stage] / total : 0) << "%\n";
+        }
+        out << "The busiest stage: " << kStageNames[busiest] << "\n";
+    }
+
+private:
+    double elapsed_seconds() const
+    {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+    // On a terminal, once the batch has run a second: "[k/N photos, x.x photos/s]".
+    void show_progress_line()
+    {
+        if (!on_terminal_ || elapsed_seconds() < 1.0 || written_ + failed_ == photos_) return;
+        std::ostringstream line;
+        line << std::fixed << std::setprecision(1) << "\r[" << written_ + failed_ << "/" << photos_
+             << " photos, " << static_cast<double>(written_) / elapsed_seconds() << " photos/s]";
+        std::cerr << line.str() << std::flush;
+        showing_ = true;
+    }
+
+    void clear_progress_line()
+    {
+        if (showing_) std::cerr << "\r\033[K" << std::flush;
+        showing_ = false;
+    }
+
+    mutable std::mutex lock_;
+    const std::size_t photos_;
+    const bool quiet_;
+    const bool on_terminal_ = ::isatty(STDERR_FILENO) == 1;
+    const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    std::size_t written_ = 0;
+    std::size_t failed_ = 0;
+    bool showing_ = false;
+    std::array<double, 4> stage_ms_{};
+};
+
+}  // namespace
+
+bool is_batch(const std::vector<fs::path>& inputs)
+{
+    std::error_code ignored;
+    return inputs.size() > 1 || (inputs.size() == 1 && fs::is_directory(inputs.front(), ignored));
+}
+
+std::vector<fs::path> photos_of(const std::vector<fs::path>& inputs)
+{
+    std::vector<fs::path> photos;
+    for (const fs::path& input : inputs) {
+        std::error_code ignored;
+        if (!fs::is_directory(input, ignored)) {
+            photos.push_back(input);
+            continue;
+        }
+        for (const fs::path& photo : photos_in_folder(input)) photos.push_back(photo);
+    }
+    return photos;
+}
+
+std::vector<BatchPhoto> plan_batch(const std::vector<fs::path>& photos, const fs::path& folder,
+                                   const std::string& format)
+{
+    std::error_code error;
+    if (fs::exists(folder, error) && !fs::is_directory(folder, error))
+        throw UsageError("-o " + quoted(folder) + ": a batch writes its results into a folder, "
+                         "and this is a file");
+    std::map<fs::path, fs::path> by_file;  // a photo's file (links and dots resolved) -> as given
+    std::map<fs::path, fs::path> by_result;
+    std::vector<BatchPhoto> plan;
+    for (const fs::path& photo : photos) {
+        const auto [earlier, first] = by_file.emplace(normalised(photo), photo);
+        if (!first)
+            throw UsageError(quoted(photo) + " is in the batch twice" +
+                             (earlier->second == photo ? "" : " (as " + quoted(earlier->second) + ")"));
+        BatchPhoto planned{photo, folder / photo.stem()};
+        planned.output += format == "bmp" ? ".bmp" : ".png";
+        const auto [same_name, unique] = by_result.emplace(normalised(planned.output), photo);
+        if (!unique)
+            throw UsageError(quoted(same_name->second) + " and " + quoted(photo) +
+                             " would both be written as " + quoted(planned.output) +
+                             " (one stem, one result)");
+        plan.push_back(planned);
+    }
+    for (const BatchPhoto& planned : plan) {
+        const auto input = by_file.find(normalised(planned.output));
+        if (input != by_file.end())
+            throw UsageError(quoted(planned.output) + " would replace the input " +
+                             quoted(input->second));
+    }
+    return plan;
+}
+
+int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& body)
+{
+    const std::string name = app.get_name().empty() ? "sample" : app.get_name();
+    std::vector<BatchPhoto> plan;
+    const int refused = exit_status_of(name, [&] {
+        refuse_single_run_options(app);
+        if (options.output.empty()) throw UsageError("-o: an empty path names no folder");
+        plan = plan_batch(photos_of(options.inputs), options.output,
+                          options.output_format.empty() ? "png" : options.output_format);
+    });
+    if (refused != 0) return refused;
+
+    // Before any thread starts (the workers, the drivers'): the stopping signals go to the
+    // thread that removes temporaries, so a photo in flight leaves none (temporary_files.hpp).
+    take_stopping_signals();
+    reuse_contexts();
+    std::error_code error;
+    const bool made_folder = fs::create_directories(options.output, error);
+    if (error) {
+        std::cerr << name << ": cannot create the folder " << quoted(options.output) << ": "
+                  << error.message() << "\n";
+        return 1;
+    }
+
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(
+        options.jobs > 0 ? options.jobs : std::min(cores, kMostPhotosInFlight), plan.size()));
+    BatchProgress progress(plan.size(), options.quiet);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::atomic<int> stopped_with{0};  // the exit status of an error that stopped the batch
+
+    const auto run_photos = [&](std::size_t last) {
+        observe_steps_on_this_thread([&](const PipelineTimer::Step& step) { progress.add_step(step); });
+        // `last` is 1 for the first photo, run alone: then no index is taken past it.
+        while (!stop && next < last) {
+            const std::size_t index = next++;
+            if (index >= last) break;
+            const BatchPhoto& photo = plan[index];
+            CommonOptions photo_options = options;
+            photo_options.inputs = {photo.input};
+            photo_options.input = photo.input;
+            photo_options.output = photo.output;
+            photo_options.quiet = true;
+            bool build_failed = false;
+            const auto work = [&] {
+                try {
+                    body(photo_options);
+                } catch (const BuildError&) {
+                    build_failed = true;
+                    progress.before_error();
+                    throw;
+                } catch (...) {
+                    progress.before_error();
+                    throw;
+                }
+            };
+            const int status = exit_status_of(name, work, photo.input.string());
+            if (status == 2 || build_failed) {  // not the photo: every photo would fail so
+                stopped_with = status;
+                stop = true;
+            }
+            progress.finished(photo, status == 0);
+        }
+        observe_steps_on_this_thread({});
+    };
+    // The first photo alone: it starts the device, builds the programs and, for a size class
+    // not yet measured, tunes on a quiet machine; the others reuse all three.
+    run_photos(1);
+    std::vector<std::thread> workers;
+    for (unsigned worker = 0; worker < jobs; ++worker) workers.emplace_back(run_photos, plan.size());
+    for (std::thread& worker : workers) worker.join();
+
+    if (made_folder && fs::is_empty(options.output, error)) fs::remove(options.output, error);
+    if (!options.quiet) progress.print_summary(std::cout, jobs);
+    if (stopped_with != 0) return stopped_with;
+    return progress.failed() > 0 ? 1 : 0;
+}
+
+}  // namespace sdk

@@ -1,0 +1,77 @@
+// The image Sobel: the luminance is read through an image2d_t and a sampler instead of from a
+// buffer. An image is laid out and cached for 2-D neighbourhoods (on GPUs, texture units and
+// their caches), and the sampler's addressing mode answers reads outside the image, so the
+// kernel itself needs no edge path where the border is one the sampler can express.
+#include "sobel.cl"
+
+// [Image sampler]
+// replicate is the sampler's CLK_ADDRESS_CLAMP_TO_EDGE and constant its CLK_ADDRESS_CLAMP (the
+// border colour, 0 in a one-channel image). reflect101 has no sampler equivalent with integer
+// coordinates (CLK_ADDRESS_MIRRORED_REPEAT needs normalised ones and repeats the edge pixel), so
+// it folds its coordinates itself; none never uses what lies outside.
+#if defined(BORDER_CONSTANT)
+#define LUMINANCE_ADDRESSING CLK_ADDRESS_CLAMP
+#else
+#define LUMINANCE_ADDRESSING CLK_ADDRESS_CLAMP_TO_EDGE
+#endif
+__constant sampler_t luminance_sampler =
+    CLK_NORMALIZED_COORDS_FALSE | LUMINANCE_ADDRESSING | CLK_FILTER_NEAREST;
+
+inline int image_pixel(read_only image2d_t luminance, int x, int y)
+{
+#if defined(BORDER_REFLECT101)
+    x = border_coordinate(x, get_image_width(luminance));
+    y = border_coordinate(y, get_image_height(luminance));
+#endif
+    return (int)read_imageui(luminance, luminance_sampler, (int2)(x, y)).x;
+}
+// [Image sampler]
+
+// [Kernel image]
+// One output per work-item: the image's cache, not the work-item, is what reuses each pixel
+// across the nine windows that read it.
+__kernel void sobel_image(read_only image2d_t luminance, const int width, const int height,
+                          const int row_pitch, __global char* restrict gradient_x,
+                          __global char* restrict gradient_y)
+{
+    const int x = get_global_id(0);
+    const int y = get_global_id(1);
+    if (x >= width || y >= height) return;
+    const int index = y * row_pitch + x;
+#if defined(BORDER_NONE)
+    if (x < 1 || y < 1 || x + 1 >= width || y + 1 >= height) {
+        gradient_x[index] = 0;
+        gradient_y[index] = 0;
+        return;
+    }
+#endif
+    // The two masks are separable: each column's difference and each row's smoothing.
+    const int above_left = image_pixel(luminance, x - 1, y - 1);
+    const int above = image_pixel(luminance, x, y - 1);
+    const int above_right = image_pixel(luminance, x + 1, y - 1);
+    const int left = image_pixel(luminance, x - 1, y);
+    const int right = image_pixel(luminance, x + 1, y);
+    const int below_left = image_pixel(luminance, x - 1, y + 1);
+    const int below = image_pixel(luminance, x, y + 1);
+    const int below_right = image_pixel(luminance, x + 1, y + 1);
+    const int gx = (above_right + 2 * right + below_right) - (above_left + 2 * left + below_left);
+    const int gy = (above_left + 2 * above + above_right) - (below_left + 2 * below + below_right);
+    gradient_x[index] = (char)(gx >> 3);
+    gradient_y[index] = (char)(gy >> 3);
+}
+// [Kernel image]
+
+// [Buffer to image]
+// Where the device cannot view the luminance buffer as an image (PoCL, OpenCL 1.2 devices), a
+// run first copies it into one. clEnqueueCopyBufferToImage cannot: it expects rows packed
+// without the buffer's padding to row_pitch.
+__kernel void luminance_to_image(__global const uchar* restrict luminance, const int width,
+                                 const int height, const int row_pitch,
+                                 write_only image2d_t image)
+{
+    const int x = get_global_id(0);
+    const int y = get_global_id(1);
+    if (x >= width || y >= height) return;
+    write_imageui(image, (int2)(x, y), (uint4)(luminance[y * row_pitch + x], 0, 0, 0));
+}
+// [Buffer to image]

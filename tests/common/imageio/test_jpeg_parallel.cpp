@@ -1,0 +1,252 @@
+// JPEG files with restart markers decoded across their restart intervals on several threads
+// (common/imageio/jpeg_restarts, jpeg_parallel): byte-for-byte the pixels of the sequential
+// decoder, for grey, 4:4:4, 4:2:2 and 4:2:0 at sizes that are not whole MCUs and restart
+// intervals of one and several MCU rows; every other file, and every damaged one, decoded or
+// refused exactly as the sequential decoder does it.
+#include "codec_builders.hpp"
+#include "imageio_test_support.hpp"
+#include "common/imageio/file_io.hpp"
+#include "common/imageio/input_file.hpp"
+#include "common/imageio/jpeg.hpp"
+#include "common/imageio/jpeg_restarts.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using codectest::JpegSpec;
+using sdk::Image;
+using sdk::JpegDecoding;
+using sdk::JpegPath;
+
+struct Sampling {
+    const char* name;
+    int components;
+    int luma_h, luma_v;  // Y's factors; chroma is 1x1
+};
+const Sampling kSamplings[] = {{"grey", 1, 1, 1}, {"4:4:4", 3, 1, 1}, {"4:2:2", 3, 2, 1}, {"4:2:0", 3, 2, 2}};
+
+// Photograph-like: smooth slopes with noise, so that the entropy-coded data holds stuffed FF
+// bytes and intervals of different lengths.
+JpegSpec noisy_spec(const Sampling& sampling, int width, int height, int restart_rows)
+{
+    JpegSpec spec;
+    spec.width = width;
+    spec.height = height;
+    spec.components = sampling.components;
+    spec.luma_h = sampling.luma_h;
+    spec.luma_v = sampling.luma_v;
+    spec.restart_rows = restart_rows;
+    std::uint32_t random = 2463534242u;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            for (int c = 0; c < sampling.components; ++c) {
+                random ^= random << 13;
+                random ^= random >> 17;
+                random ^= random << 5;
+                spec.pixels.push_back(static_cast<std::uint8_t>(40 * c + 3 * x + 5 * y + (random % 48)));
+            }
+    return spec;
+}
+
+// Decodes from an allocation of exactly the file's size (AddressSanitizer sees a read past it).
+Image decode(const std::vector<std::uint8_t>& file, unsigned threads, JpegPath* path = nullptr)
+{
+    std::vector<std::uint8_t> exact(file);
+    exact.shrink_to_fit();
+    JpegDecoding decoding;
+    decoding.threads = threads;
+    decoding.parallel_from_pixels = 0;
+    decoding.path_taken = path;
+    return sdk::decode_jpeg(exact.data(), exact.size(), "test.jpg", decoding);
+}
+
+// The decoded image, or the one line it was refused with.
+std::string outcome(const std::vector<std::uint8_t>& file, unsigned threads, JpegPath* path = nullptr)
+{
+    try {
+        const Image image = decode(file, threads, path);
+        return std::to_string(image.width) + "x" + std::to_string(image.height) + "x" +
+               std::to_string(image.channels) + ":" + std::string(image.pixels.begin(), image.pixels.end());
+    } catch (const sdk::ImageError& error) {
+        return error.what();
+    }
+}
+
+int intervals_of(const Sampling& sampling, int height, int restart_rows)
+{
+    const int mcu_height = sampling.components == 1 ? 8 : 8 * sampling.luma_v;
+    const int mcu_rows = (height + mcu_height - 1) / mcu_height;
+    return (mcu_rows + restart_rows - 1) / restart_rows;
+}
+
+struct Size {
+    int width, height;
+};
+// Partial MCUs everywhere, one MCU row, tall and thin, wide and short, widths not a multiple of 8
+// or 16, and one 17 MCU rows high for pieces of different sizes.
+const Size kSizes[] = {{1, 1}, {2, 3}, {17, 5}, {8, 16}, {16, 17}, {37, 41}, {3, 130},
+                       {301, 9}, {100, 37}, {129, 272}, {64, 64}};
+
+TEST(JpegRestartIntervals, SameBytesAsTheSequentialDecoder)
+{
+    int parallel_decodes = 0;
+    for (const Sampling& sampling : kSamplings)
+        for (const Size size : kSizes)
+            for (const int restart_rows : {1, 2, 3}) {
+                SCOPED_TRACE(std::string(sampling.name) + " " + std::to_string(size.width) + "x" +
+                             std::to_string(size.height) + ", restart every " + std::to_string(restart_rows) +
+                             " MCU rows");
+                const auto file = codectest::build_jpeg(noisy_spec(sampling, size.width, size.height, restart_rows));
+                const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file);
+                JpegPath path = JpegPath::sequential;
+                ASSERT_EQ(decode(file, 1, &path).pixels, expected);
+                ASSERT_EQ(path, JpegPath::sequential);
+                const bool cut = intervals_of(sampling, size.height, restart_rows) >= 2;
+                for (const unsigned threads : {2u, 3u, 7u}) {
+                    SCOPED_TRACE(std::to_string(threads) + " threads");
+                    const Image image = decode(file, threads, &path);
+                    EXPECT_EQ(image.width, static_cast<std::size_t>(size.width));
+                    EXPECT_EQ(image.height, static_cast<std::size_t>(size.height));
+                    EXPECT_EQ(image.channels, sampling.components);
+                    EXPECT_EQ(image.pixels, expected);
+                    EXPECT_EQ(path, cut ? JpegPath::restart_intervals : JpegPath::sequential);
+                    parallel_decodes += path == JpegPath::restart_intervals;
+                }
+            }
+    EXPECT_GT(parallel_decodes, 200);  // 213 of the cases above have two intervals or more
+}
+
+using JpegRestartFiles = decodetest::FolderTest;
+
+TEST_F(JpegRestartFiles, ReadInPlace)
+{
+    const auto file = codectest::build_jpeg(noisy_spec(kSamplings[3], 203, 150, 1));
+    sdk::write_file_atomically(folder_ / "photo.jpg", file.data(), file.size());
+    const sdk::InputFile input(folder_ / "photo.jpg");
+    JpegPath path = JpegPath::sequential;
+    JpegDecoding decoding;
+    decoding.threads = 4;
+    decoding.parallel_from_pixels = 0;
+    decoding.path_taken = &path;
+    EXPECT_EQ(sdk::read_jpeg(input, decoding).pixels, codectest::decode_jpeg_directly(file));
+    EXPECT_EQ(path, JpegPath::restart_intervals);
+    const sdk::JpegBytes bytes(input);
+    const auto layout = sdk::find_restart_intervals(bytes, 3);
+    ASSERT_TRUE(layout);
+    EXPECT_EQ(layout->intervals(), 10u);  // 150 rows of 16-row MCUs
+    EXPECT_EQ(layout->rows_per_interval, 16u);
+    EXPECT_TRUE(layout->needs_neighbour_rows);
+}
+
+// Segments libjpeg skips (comments, an EXIF-sized APP1) of more than the 64 KiB a piece's source
+// reads from a file at a time: every piece is given them and skips them, in memory and from a
+// file.
+std::vector<std::uint8_t> with_segments_after_soi(const std::vector<std::uint8_t>& jpeg)
+{
+    std::vector<std::uint8_t> out(jpeg.begin(), jpeg.begin() + 2);
+    for (const std::uint8_t marker : {std::uint8_t{0xFE}, std::uint8_t{0xE1}, std::uint8_t{0xFE}}) {
+        const std::size_t length = 60000;
+        out.insert(out.end(), {0xFF, marker, static_cast<std::uint8_t>(length >> 8), static_cast<std::uint8_t>(length)});
+        for (std::size_t i = 2; i < length; ++i) out.push_back(static_cast<std::uint8_t>(i % 251));
+    }
+    out.insert(out.end(), jpeg.begin() + 2, jpeg.end());
+    return out;
+}
+
+TEST_F(JpegRestartFiles, LargeHeaderSegmentsGoToEveryPiece)
+{
+    const auto file = with_segments_after_soi(codectest::build_jpeg(noisy_spec(kSamplings[2], 90, 75, 1)));
+    const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file);
+    JpegPath path = JpegPath::sequential;
+    EXPECT_EQ(decode(file, 3, &path).pixels, expected);
+    EXPECT_EQ(path, JpegPath::restart_intervals);
+
+    sdk::write_file_atomically(folder_ / "photo.jpg", file.data(), file.size());
+    const sdk::InputFile input(folder_ / "photo.jpg");
+    JpegDecoding decoding;
+    decoding.threads = 3;
+    decoding.parallel_from_pixels = 0;
+    decoding.path_taken = &path;
+    path = JpegPath::sequential;
+    EXPECT_EQ(sdk::read_jpeg(input, decoding).pixels, expected);
+    EXPECT_EQ(path, JpegPath::restart_intervals);
+}
+
+// Files the parallel decoder leaves to the sequential one, decoded as that one decodes them.
+TEST(JpegRestartIntervals, OtherFilesDecodeSequentially)
+{
+    struct Case {
+        const char* name;
+        JpegSpec spec;
+    };
+    std::vector<Case> cases;
+    cases.push_back({"no restart markers", noisy_spec(kSamplings[1], 64, 64, 0)});
+    cases.push_back({"an interval of 3 MCUs, not whole rows", noisy_spec(kSamplings[1], 64, 64, 0)});
+    cases.back().spec.restart_mcus = 3;
+    cases.push_back({"progressive", noisy_spec(kSamplings[3], 64, 64, 1)});
+    cases.back().spec.progressive = true;
+    cases.push_back({"one interval", noisy_spec(kSamplings[0], 64, 64, 8)});
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        const auto file = codectest::build_jpeg(c.spec);
+        JpegPath path = JpegPath::restart_intervals;
+        EXPECT_EQ(decode(file, 4, &path).pixels, codectest::decode_jpeg_directly(file));
+        EXPECT_EQ(path, JpegPath::sequential);
+        const sdk::JpegBytes bytes(file.data(), file.size());
+        EXPECT_FALSE(sdk::find_restart_intervals(bytes, 4));
+    }
+}
+
+// Only a whole, well-formed file is cut: a truncated one, one whose markers are out of order or
+// whose data is damaged gives what the sequential decoder gives (an image libjpeg decoded
+// around the damage, or the same one-line refusal), whichever decoder ends up making it.
+TEST(JpegRestartIntervals, DamagedFilesAsTheSequentialDecoder)
+{
+    const auto file = codectest::build_jpeg(noisy_spec(kSamplings[3], 61, 70, 1));
+    const sdk::JpegBytes bytes(file.data(), file.size());
+    const auto layout = sdk::find_restart_intervals(bytes, 2);
+    ASSERT_TRUE(layout);
+    ASSERT_EQ(layout->intervals(), 5u);
+    const auto same_outcome = [](const std::vector<std::uint8_t>& damaged, JpegPath& path) {
+        const std::string expected = outcome(damaged, 1);
+        path = JpegPath::sequential;  // left so when the image is refused
+        EXPECT_EQ(outcome(damaged, 3, &path), expected);
+        return expected;
+    };
+    JpegPath path = JpegPath::sequential;
+
+    for (const std::size_t size : {layout->entropy_begin + 10, layout->interval_end[2] + 1, file.size() - 2}) {
+        SCOPED_TRACE("truncated to " + std::to_string(size));
+        const std::string said = same_outcome({file.begin(), file.begin() + static_cast<std::ptrdiff_t>(size)}, path);
+        EXPECT_NE(said.find("test.jpg: truncated"), std::string::npos) << said;
+        EXPECT_EQ(path, JpegPath::sequential);
+    }
+    {
+        SCOPED_TRACE("RST1 written as RST5");
+        auto damaged = file;
+        damaged[layout->interval_end[1] + 1] = 0xD5;
+        same_outcome(damaged, path);
+        EXPECT_EQ(path, JpegPath::sequential);
+    }
+    // Every byte of the entropy-coded data in turn, set to values that make a stuffed FF, a
+    // marker, or just other bits.
+    int sequential = 0, cut = 0;
+    for (std::uint64_t at = layout->entropy_begin; at + 2 < file.size(); at += 3)
+        for (const int value : {0x00, 0xFF, 0x5A}) {
+            auto damaged = file;
+            damaged[at] = static_cast<std::uint8_t>(value);
+            SCOPED_TRACE("byte " + std::to_string(at) + " set to " + std::to_string(value));
+            same_outcome(damaged, path);
+            (path == JpegPath::sequential ? sequential : cut) += 1;
+        }
+    // Both ways were taken: damage the parallel decoder hands back, and damage it decodes itself.
+    EXPECT_GT(sequential, 0);
+    EXPECT_GT(cut, 0);
+}
+
+}  // namespace

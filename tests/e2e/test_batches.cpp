@@ -1,0 +1,408 @@
+// End to end: a folder of photos in one run (common/app/batch.hpp), every sample as a child
+// process. A batch's results must be the very bytes single runs write; what makes no sense as a
+// batch is refused before anything is written; a bad photo costs only itself; a signal keeps
+// what was written and leaves no temporary.
+#include "bmp_builder.hpp"
+#include "child_process.hpp"
+#include "codec_builders.hpp"
+#include "common/imageio/file_io.hpp"
+#include "common/runtime/program.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include <pty.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace e2etest;
+
+std::vector<std::string> sample_names()
+{
+    std::vector<std::string> names;
+    std::stringstream list(SDK_SAMPLES);
+    for (std::string name; std::getline(list, name, ',');) names.push_back(name);
+    return names;
+}
+
+fs::path program(const std::string& name)
+{
+    return sdk::executable_directory() / name;
+}
+
+// Noise, different for each seed: no two photos alike, every pixel value met.
+std::vector<std::uint8_t> noise(std::size_t count, unsigned seed)
+{
+    std::vector<std::uint8_t> bytes(count);
+    std::uint32_t state = seed * 2654435761u + 1;
+    for (auto& byte : bytes) {
+        state = state * 1664525u + 1013904223u;
+        byte = static_cast<std::uint8_t>(state >> 24);
+    }
+    return bytes;
+}
+
+std::vector<std::uint8_t> bmp_photo(int width, int height, unsigned seed)
+{
+    bmptest::BmpSpec spec;
+    spec.width = width;
+    spec.height = height;
+    const auto bytes = noise(static_cast<std::size_t>(width) * height * 3, seed);
+    for (std::size_t i = 0; i < bytes.size(); i += 3)
+        spec.values.push_back(std::uint32_t{bytes[i]} << 16 | std::uint32_t{bytes[i + 1]} << 8 | bytes[i + 2]);
+    return bmptest::build_bmp(spec);
+}
+
+std::vector<std::uint8_t> png_photo(std::uint32_t width, std::uint32_t height, int colour_type,
+                                    unsigned seed)
+{
+    codectest::PngSpec spec;
+    spec.width = width;
+    spec.height = height;
+    spec.colour_type = colour_type;
+    const auto channels = static_cast<std::size_t>(codectest::stored_channels(colour_type));
+    for (const std::uint8_t value : noise(width * height * channels, seed)) spec.samples.push_back(value);
+    return codectest::build_png(spec);
+}
+
+std::vector<std::uint8_t> jpeg_photo(int width, int height, unsigned seed)
+{
+    codectest::JpegSpec spec;
+    spec.width = width;
+    spec.height = height;
+    spec.subsampled = true;
+    spec.pixels = noise(static_cast<std::size_t>(width) * height * 3, seed);
+    return codectest::build_jpeg(spec);
+}
+
+std::size_t count_lines(const std::string& text)
+{
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// Every file under `folder` by relative path, with its bytes ("<folder>" for a folder).
+std::map<std::string, std::string> files_under(const fs::path& folder)
+{
+    std::map<std::string, std::string> files;
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        const std::string name = entry.path().lexically_relative(folder).string();
+        files[name] = entry.is_directory() ? "<folder>" : read_text(entry.path());
+    }
+    return files;
+}
+
+std::string temporaries_in(const fs::path& folder)
+{
+    std::string names;
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        const std::string name = entry.path().filename().string();
+        if (name.find(".tmp-") != std::string::npos) names += name + " ";
+    }
+    return names;
+}
+
+class Batches : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        std::string pattern = (fs::temp_directory_path() / "sdk-batch-XXXXXX").string();
+        ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << std::strerror(errno);
+        root_ = pattern;
+        photos_ = root_ / "photos";
+        logs_ = root_ / "logs";
+        fs::create_directory(photos_);
+        fs::create_directory(logs_);
+    }
+    void TearDown() override
+    {
+        std::error_code ignored;
+        fs::remove_all(root_, ignored);
+    }
+
+    fs::path add_photo(const fs::path& folder, const std::string& name, const std::vector<std::uint8_t>& bytes)
+    {
+        fs::create_directories(folder);
+        sdk::write_file_atomically(folder / name, bytes.data(), bytes.size());
+        return folder / name;
+    }
+
+    // Photos of awkward sizes in every format the samples read: 1x1, 2x3, 17x5, a width not a
+    // multiple of 8 or 16, tall and thin, wide and short; grey and colour.
+    void add_awkward_photos(const fs::path& folder)
+    {
+        add_photo(folder, "a-1x1.bmp", bmp_photo(1, 1, 1));
+        add_photo(folder, "b-2x3.png", png_photo(2, 3, PNG_COLOR_TYPE_GRAY, 2));
+        add_photo(folder, "c-17x5.jpg", jpeg_photo(17, 5, 3));
+        add_photo(folder, "d-37x29.png", png_photo(37, 29, PNG_COLOR_TYPE_RGB, 4));
+        add_photo(folder, "e-1x40.bmp", bmp_photo(1, 40, 5));
+        add_photo(folder, "f-70x2.jpg", jpeg_photo(70, 2, 6));
+        add_photo(folder, "g-130x67.bmp", bmp_photo(130, 67, 7));
+        add_photo(folder, "notes.txt", {'n', 'o', 't', ' ', 'a', 'n', ' ', 'i', 'm', 'a', 'g', 'e'});
+    }
+
+    Outcome run(const std::string& sample, const std::vector<std::string>& arguments,
+                const RunOptions& options = {})
+    {
+        return run_program(program(sample), arguments, root_, logs_, options);
+    }
+
+    // What a single run of `sample` writes for `photo` as `name`.
+    std::string single_result(const std::string& sample, const fs::path& photo, const std::string& name,
+                              const std::vector<std::string>& extra = {})
+    {
+        const fs::path output = root_ / "single" / name;
+        fs::create_directories(output.parent_path());
+        std::vector<std::string> arguments{"-q", "-i", photo.string(), "-o", output.string()};
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        const Outcome outcome = run(sample, arguments);
+        EXPECT_TRUE(outcome.exited && outcome.status == 0) << sample << " " << photo << ": " << outcome.err;
+        const std::string bytes = fs::exists(output) ? read_text(output) : "<none>";
+        fs::remove(output);
+        return bytes;
+    }
+
+    // Runs `arguments` and checks that it is refused: exit status 2, one line naming `phrase`,
+    // and not a file changed (the output folder not made).
+    void expect_refused(const std::string& sample, const std::vector<std::string>& arguments,
+                        const std::string& phrase)
+    {
+        SCOPED_TRACE(sample + " " + phrase);
+        const auto before = files_under(root_ / "photos");
+        const bool had_results = fs::exists(root_ / "results");
+        const Outcome outcome = run(sample, arguments);
+        EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << ": " << outcome.err;
+        EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+        EXPECT_EQ(outcome.err.rfind(sample + ": ", 0), 0u) << outcome.err;
+        EXPECT_NE(outcome.err.find(phrase), std::string::npos) << outcome.err;
+        EXPECT_EQ(files_under(root_ / "photos"), before);
+        EXPECT_EQ(fs::exists(root_ / "results"), had_results);
+    }
+
+    fs::path root_;
+    fs::path photos_;
+    fs::path logs_;
+};
+
+// A batch writes for each photo the bytes a single run writes: PNG by default, BMP with
+// --output-format bmp, one photo at a time (-j 1) or several at once; files not images are left
+// out of a folder, and a list of files is a batch as a folder is.
+TEST_F(Batches, EveryResultIsTheSingleRunsBytes)
+{
+    add_awkward_photos(photos_);
+    const std::vector<std::string> stems{"a-1x1", "b-2x3", "c-17x5", "d-37x29", "e-1x40", "f-70x2", "g-130x67"};
+    for (const std::string& sample : sample_names()) {
+        SCOPED_TRACE(sample);
+        std::map<std::string, std::string> expected;
+        for (const auto& entry : fs::directory_iterator(photos_)) {
+            if (entry.path().extension() == ".txt") continue;
+            const std::string stem = entry.path().stem().string();
+            expected[stem + ".png"] = single_result(sample, entry.path(), stem + ".png");
+            if (stem == "c-17x5" || stem == "g-130x67")
+                expected["bmp/" + stem + ".bmp"] = single_result(sample, entry.path(), stem + ".bmp");
+        }
+        ASSERT_EQ(expected.size(), stems.size() + 2);
+        for (const char* jobs : {"1", "3"}) {
+            SCOPED_TRACE(std::string("-j ") + jobs);
+            const fs::path results = root_ / "results";
+            const Outcome folder = run(sample, {"-i", photos_.string(), "-o", results.string(), "-j", jobs});
+            EXPECT_TRUE(folder.exited && folder.status == 0) << folder.how << ": " << folder.err;
+            EXPECT_EQ(folder.err, "");
+            for (const std::string& stem : stems)
+                EXPECT_NE(folder.out.find("Wrote " + (results / (stem + ".png")).string()), std::string::npos) << folder.out;
+            EXPECT_NE(folder.out.find("Batch: 7 of 7 photos written"), std::string::npos) << folder.out;
+            const Outcome listed = run(sample, {"-i", (photos_ / "c-17x5.jpg").string(),
+                                                (photos_ / "g-130x67.bmp").string(), "-o",
+                                                (results / "bmp").string(), "--output-format", "bmp",
+                                                "-q", "-j", jobs});
+            EXPECT_TRUE(listed.exited && listed.status == 0) << listed.how << ": " << listed.err;
+            EXPECT_EQ(listed.out, "");  // -q: nothing but errors
+            auto written = files_under(results);
+            EXPECT_EQ(written.erase("bmp"), 1u);
+            EXPECT_EQ(written, expected);
+            fs::remove_all(results);
+        }
+    }
+}
+
+// A photo that cannot be read, in the middle: named on one line, the others written as single
+// runs write them, nothing of its own left, exit status 1.
+TEST_F(Batches, ABadPhotoInTheMiddleCostsOnlyItself)
+{
+    add_photo(photos_, "1-first.bmp", bmp_photo(40, 30, 11));
+    auto truncated = jpeg_photo(40, 30, 12);
+    truncated.resize(truncated.size() / 2);
+    add_photo(photos_, "2-broken.jpg", truncated);
+    add_photo(photos_, "3-last.png", png_photo(41, 31, PNG_COLOR_TYPE_RGB, 13));
+    for (const std::string& sample : sample_names()) {
+        SCOPED_TRACE(sample);
+        const std::map<std::string, std::string> expected{
+            {"1-first.png", single_result(sample, photos_ / "1-first.bmp", "1.png")},
+            {"3-last.png", single_result(sample, photos_ / "3-last.png", "3.png")}};
+        const fs::path results = root_ / "results";
+        const Outcome outcome = run(sample, {"-i", photos_.string(), "-o", results.string(), "-j", "1"});
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+        EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+        EXPECT_EQ(outcome.err.rfind(sample + ": ", 0), 0u) << outcome.err;
+        EXPECT_NE(outcome.err.find("2-broken.jpg"), std::string::npos) << outcome.err;
+        EXPECT_NE(outcome.out.find("2 of 3 photos written"), std::string::npos) << outcome.out;
+        EXPECT_NE(outcome.out.find("1 failed"), std::string::npos) << outcome.out;
+        EXPECT_EQ(files_under(results), expected);
+        fs::remove_all(results);
+    }
+}
+
+// Every photo bad: the exit status says so, and the folder the batch made is not left empty.
+TEST_F(Batches, NoPhotoWrittenLeavesNoFolder)
+{
+    add_photo(photos_, "x.bmp", {'B', 'M', 0, 0});
+    add_photo(photos_, "y.bmp", {'B', 'M', 1, 1});
+    const Outcome outcome = run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string()});
+    EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+    EXPECT_EQ(count_lines(outcome.err), 2u) << outcome.err;
+    EXPECT_FALSE(fs::exists(root_ / "results"));
+}
+
+// What cannot make a sensible batch is refused before any work: one line, exit status 2,
+// nothing written, not even the output folder.
+TEST_F(Batches, RefusedUpFront)
+{
+    const fs::path a = add_photo(photos_, "a.bmp", bmp_photo(8, 8, 21));
+    const fs::path b = add_photo(photos_, "b.png", png_photo(8, 8, PNG_COLOR_TYPE_RGB, 22));
+    const fs::path other_a = add_photo(root_ / "elsewhere", "a.jpg", jpeg_photo(8, 8, 23));
+    const std::string results = (root_ / "results").string();
+    for (const std::string& sample : sample_names()) {
+        expect_refused(sample, {"-i", a.string(), other_a.string(), "-o", results},
+                       "would both be written as");
+        expect_refused(sample, {"-i", a.string(), b.string(), a.string(), "-o", results},
+                       "is in the batch twice");
+        expect_refused(sample, {"-i", photos_.string(), (photos_ / "." / "b.png").string(), "-o", results},
+                       "is in the batch twice");
+        expect_refused(sample, {"-i", a.string(), b.string()}, "a batch needs -o FOLDER");
+        expect_refused(sample, {"-i", photos_.string(), "-o", photos_.string()}, "would replace the input");
+        for (const std::vector<std::string>& single_run : std::vector<std::vector<std::string>>{
+                 {"--save-raw", (root_ / "raw").string()},
+                 {"--trace", (root_ / "trace.json").string()},
+                 {"--floor"},
+                 {"-n", "3"}}) {
+            std::vector<std::string> arguments{"-i", photos_.string(), "-o", results};
+            arguments.insert(arguments.end(), single_run.begin(), single_run.end());
+            expect_refused(sample, arguments, "is not for a batch");
+        }
+        expect_refused(sample, {"-i", a.string(), "-o", (root_ / "one.bmp").string(), "--output-format", "png"},
+                       "--output-format: a batch's option");
+        expect_refused(sample, {"-i", a.string(), "-o", (root_ / "one.bmp").string(), "-j", "2"},
+                       "--jobs: a batch's option");
+    }
+    expect_refused("sobel", {"-i", photos_.string(), "-o", results, "--save-gradients"}, "is not for a batch");
+    expect_refused("fir_float", {"-i", photos_.string(), "-o", results, "--retune"}, "is not for a batch");
+    // An output folder that is a file: refused, and the file left as it was.
+    sdk::write_file_atomically(root_ / "results", reinterpret_cast<const std::uint8_t*>("file"), 4);
+    for (const std::string& sample : sample_names()) {
+        expect_refused(sample, {"-i", photos_.string(), "-o", results}, "this is a file");
+        EXPECT_EQ(read_text(root_ / "results"), "file");
+    }
+}
+
+// Stopped by SIGINT or SIGTERM at moments spread over a batch: the photos already written stay,
+// each whole (the bytes of the uninterrupted batch), and the one in flight leaves no temporary.
+TEST_F(Batches, StoppedMidBatchKeepsWhatWasWrittenAndLeavesNoTemporary)
+{
+    for (int photo = 0; photo < 12; ++photo)
+        add_photo(photos_, "photo-" + std::to_string(10 + photo) + ".bmp", bmp_photo(640, 480, 30u + photo));
+    const fs::path results = root_ / "results";
+    const std::vector<std::string> arguments{"-i", photos_.string(), "-o", results.string(), "-q"};
+    const auto start = std::chrono::steady_clock::now();
+    const Outcome whole = run("sobel", arguments);
+    const auto length = std::chrono::steady_clock::now() - start;
+    ASSERT_TRUE(whole.exited && whole.status == 0) << whole.err;
+    const auto complete = files_under(results);
+    ASSERT_EQ(complete.size(), 12u);
+    fs::remove_all(results);
+
+    int stopped_part_way = 0;
+    const int moments = 8;
+    for (int moment = 0; moment < moments; ++moment) {
+        const int signal_number = moment % 2 ? SIGTERM : SIGINT;
+        const auto delay = length * 0.9 * (moment + 0.5) / moments;
+        SCOPED_TRACE("signal " + std::to_string(signal_number) + " after " +
+                     std::to_string(std::chrono::duration<double, std::milli>(delay).count()) + " ms");
+        const Started started = start_program(program("sobel"), arguments, root_, logs_);
+        std::this_thread::sleep_for(delay);
+        ::kill(started.pid, signal_number);
+        const Outcome outcome = wait_for(started);
+        EXPECT_TRUE(outcome.exited ? outcome.status == 0 : outcome.signal == signal_number) << outcome.how;
+        if (fs::exists(results)) {
+            EXPECT_EQ(temporaries_in(results), "");
+            const auto written = files_under(results);
+            for (const auto& [name, bytes] : written) {
+                const auto expected = complete.find(name);
+                EXPECT_TRUE(expected != complete.end() && expected->second == bytes)
+                    << name << " is not a whole result";
+            }
+            if (!outcome.exited && !written.empty() && written.size() < complete.size()) ++stopped_part_way;
+            fs::remove_all(results);
+        }
+    }
+    EXPECT_GE(stopped_part_way, 1) << "no batch was stopped part-way: the test tested nothing";
+}
+
+// On a terminal, a batch that runs longer than a second shows "[k/N photos, x photos/s]" on
+// stderr, redrawn in place and cleared at the end; shorter, it shows nothing.
+TEST_F(Batches, OnATerminalALongBatchShowsItsProgress)
+{
+    for (int photo = 0; photo < 20; ++photo)
+        add_photo(photos_, "photo-" + std::to_string(10 + photo) + ".bmp", bmp_photo(2048, 1536, 50u + photo));
+    int terminal = -1, child_side = -1;
+    ASSERT_EQ(::openpty(&terminal, &child_side, nullptr, nullptr, nullptr), 0) << std::strerror(errno);
+    const std::string sobel = program("sobel_no_vectors").string();  // the slowest, on the host too
+    std::vector<std::string> words{sobel, "-i", photos_.string(), "-o", (root_ / "results").string(),
+                                   "-q", "-j", "1", "--output-format", "png"};
+    std::vector<char*> argv;
+    for (auto& word : words) argv.push_back(word.data());
+    argv.push_back(nullptr);
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::close(terminal);
+        if (::dup2(child_side, 2) < 0) ::_exit(126);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    ::close(child_side);
+    std::string shown;
+    char piece[256];
+    for (ssize_t got; (got = ::read(terminal, piece, sizeof piece)) > 0;) shown.append(piece, static_cast<std::size_t>(got));
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ::close(terminal);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << shown;
+    if (seconds > 1.5) {
+        EXPECT_NE(shown.find(" photos, "), std::string::npos) << seconds << " s: " << shown;
+        EXPECT_NE(shown.find("/20 photos"), std::string::npos) << shown;
+        EXPECT_EQ(shown.find('\n'), std::string::npos) << "one line, redrawn: " << shown;
+        EXPECT_EQ(shown.substr(shown.size() - 4), "\r\033[K") << "cleared at the end: " << shown;
+    } else if (seconds < 0.9) {  // a fast machine: the batch must stay silent
+        EXPECT_EQ(shown, "") << seconds << " s";
+    }  // between the two, too near the second to judge either way
+}
+
+}  // namespace
