@@ -8,6 +8,8 @@
 #include "common/runtime/errors.hpp"
 #include "common/runtime/pipeline_timer.hpp"
 #include "common/runtime/program.hpp"
+#include "common/runtime/json_text.hpp"
+#include "common/runtime/trace.hpp"
 
 #include <algorithm>
 #include <array>
@@ -70,9 +72,8 @@ struct RefusedInBatch {
     const char* option;
     const char* why;
 };
-constexpr std::array<RefusedInBatch, 6> kRefusedInBatch{{
+constexpr std::array<RefusedInBatch, 5> kRefusedInBatch{{
     {"--save-raw", "writes one run's arrays into one folder; run it on one photo"},
-    {"--trace", "writes the timeline of one run; run it on one photo"},
     {"--floor", "measures one photo's job; run it on one photo"},
     {"--iterations", "times one photo's kernel; run it on one photo"},
     {"--save-gradients", "writes beside one output; run it on one photo"},
@@ -117,12 +118,35 @@ Stage stage_of(const std::string& step)
 // the stages' sums and the terminal.
 class BatchProgress {
 public:
-    BatchProgress(std::size_t photos, bool quiet) : photos_(photos), quiet_(quiet) {}
+    // `workers`: the threads photos run on (the first photo's included), one --trace track each.
+    BatchProgress(std::size_t photos, bool quiet, std::size_t workers)
+        : photos_(photos), quiet_(quiet), tracks_(workers)
+    {
+        for (std::size_t worker = 0; worker < workers; ++worker)
+            tracks_[worker].name = "photos on thread " + std::to_string(worker + 1);
+    }
 
-    void add_step(const PipelineTimer::Step& step)
+    void add_step(const PipelineTimer::Step& step, std::size_t worker, const BatchPhoto& photo)
     {
         const std::lock_guard<std::mutex> hold(lock_);
-        stage_ms_[static_cast<std::size_t>(stage_of(step.name))] += step.ms;
+        const Stage stage = stage_of(step.name);
+        stage_ms_[static_cast<std::size_t>(stage)] += step.ms;
+        // For --trace: the step as a bar on its thread's track, named after its photo.
+        const std::string photo_name = photo.input.filename().string();
+        tracks_[worker].events.push_back(
+            {photo_name + ": " + step.name, kStageNames[static_cast<std::size_t>(stage)],
+             since_start_ns(step.start), since_start_ns(step.end),
+             "{\"photo\": " + json_string(photo.input.string()) +
+                 ", \"bytes\": " + std::to_string(step.bytes) + "}"});
+    }
+
+    // The batch's timeline: every photo's steps, a track per thread, 0 = the batch's start.
+    std::string trace_json(const std::string& name) const
+    {
+        const std::lock_guard<std::mutex> hold(lock_);
+        return chrome_trace_json(name + " batch", tracks_,
+                                 "{\"host_clock\": \"std::chrono::steady_clock, 0 = the batch's "
+                                 "start\", \"photos\": " + std::to_string(photos_) + "}");
     }
 
     // A photo done: its line on stdout (written), or its error already on stderr (failed).
@@ -171,6 +195,11 @@ public:
     }
 
 private:
+    std::int64_t since_start_ns(std::chrono::steady_clock::time_point moment) const
+    {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(moment - start_).count();
+    }
+
     double elapsed_seconds() const
     {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -202,6 +231,7 @@ private:
     std::size_t failed_ = 0;
     bool showing_ = false;
     std::array<double, 4> stage_ms_{};
+    std::vector<TraceTrack> tracks_;
 };
 
 }  // namespace
@@ -268,6 +298,12 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
         if (options.output.empty()) throw UsageError("-o: an empty path names no folder");
         plan = plan_batch(photos_of(options.inputs), options.output,
                           options.output_format.empty() ? "png" : options.output_format);
+        if (options.trace)
+            for (const BatchPhoto& planned : plan)
+                if (normalised(*options.trace) == normalised(planned.input) ||
+                    normalised(*options.trace) == normalised(planned.output))
+                    throw UsageError("--trace " + quoted(*options.trace) + " is one of the batch's " +
+                                     "photos or results; name another file");
     });
     if (refused != 0) return refused;
 
@@ -286,23 +322,29 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(
         options.jobs > 0 ? options.jobs : std::min(cores, kMostPhotosInFlight), plan.size()));
-    BatchProgress progress(plan.size(), options.quiet);
+    BatchProgress progress(plan.size(), options.quiet, jobs + 1);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stop{false};
     std::atomic<int> stopped_with{0};  // the exit status of an error that stopped the batch
 
-    const auto run_photos = [&](std::size_t last) {
-        observe_steps_on_this_thread([&](const PipelineTimer::Step& step) { progress.add_step(step); });
+    // `worker`: the thread's number, its track in --trace (0 runs the first photo alone).
+    const auto run_photos = [&](std::size_t last, std::size_t worker) {
+        const BatchPhoto* current = nullptr;
+        observe_steps_on_this_thread([&](const PipelineTimer::Step& step) {
+            if (current) progress.add_step(step, worker, *current);
+        });
         // `last` is 1 for the first photo, run alone: then no index is taken past it.
         while (!stop && next < last) {
             const std::size_t index = next++;
             if (index >= last) break;
             const BatchPhoto& photo = plan[index];
+            current = &photo;
             CommonOptions photo_options = options;
             photo_options.inputs = {photo.input};
             photo_options.input = photo.input;
             photo_options.output = photo.output;
             photo_options.quiet = true;
+            photo_options.trace.reset();  // the batch writes one timeline of every photo
             bool build_failed = false;
             const auto work = [&] {
                 try {
@@ -327,10 +369,21 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
     };
     // The first photo alone: it starts the device, builds the programs and, for a size class
     // not yet measured, tunes on a quiet machine; the others reuse all three.
-    run_photos(1);
+    run_photos(1, 0);
     std::vector<std::thread> workers;
-    for (unsigned worker = 0; worker < jobs; ++worker) workers.emplace_back(run_photos, plan.size());
+    for (unsigned worker = 1; worker <= jobs; ++worker)
+        workers.emplace_back(run_photos, plan.size(), worker);
     for (std::thread& worker : workers) worker.join();
+
+    if (options.trace) {
+        const int status = exit_status_of(name, [&] {
+            const std::string json = progress.trace_json(name);
+            write_file_atomically(*options.trace, reinterpret_cast<const std::uint8_t*>(json.data()),
+                                  json.size());
+        });
+        if (status != 0) return status;
+        if (!options.quiet) std::cout << "Wrote " << options.trace->string() << "\n";
+    }
 
     if (made_folder && fs::is_empty(options.output, error)) fs::remove(options.output, error);
     if (!options.quiet) progress.print_summary(std::cout, jobs);

@@ -226,12 +226,16 @@ TEST(SobelFilter, LocalTileFollowsTheWorkGroupShape)
         EXPECT_NO_THROW(filter.set_work_group(widest, 1));
         return;
     }
+    // Refused either for its tile or, where the compiled kernel's own limit binds first (NVIDIA:
+    // sobel_local runs at most 256 work-items a group), for its size; the message names which.
     try {
         filter.set_work_group(widest, 1);
         ADD_FAILURE() << "accepted a tile larger than local memory";
     } catch (const UsageError& error) {
-        EXPECT_NE(std::string(error.what()).find("bytes of local memory"), std::string::npos)
-            << error.what();
+        const std::string message = error.what();
+        EXPECT_TRUE(message.find("bytes of local memory") != std::string::npos ||
+                    message.find("work-items a group on this device") != std::string::npos)
+            << message;
     }
 }
 
