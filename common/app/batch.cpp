@@ -172,13 +172,14 @@ public:
         return failed_;
     }
 
-    void print_summary(std::ostream& out, unsigned jobs) const
+    void print_summary(std::ostream& out, unsigned jobs, std::size_t devices) const
     {
         const std::lock_guard<std::mutex> hold(lock_);
         const double seconds = elapsed_seconds();
         out << std::fixed << std::setprecision(2) << "Batch: " << written_ << " of " << photos_
             << " photos written in " << seconds << " s, " << static_cast<double>(written_) / seconds
             << " photos/s, " << jobs << " in flight at once";
+        if (devices > 1) out << " on " << devices << " devices";
         if (failed_ > 0) out << "; " << failed_ << " failed";
         out << "\nTime in each stage, summed over the photos (stages of different photos overlap):\n";
         double total = 0;
@@ -293,6 +294,8 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
 {
     const std::string name = app.get_name().empty() ? "sample" : app.get_name();
     std::vector<BatchPhoto> plan;
+    // --devices all: the photos' threads take the devices in turn, thread k device k mod n.
+    std::vector<DeviceSelection> devices{options.device};
     const int refused = exit_status_of(name, [&] {
         refuse_single_run_options(app);
         if (options.output.empty()) throw UsageError("-o: an empty path names no folder");
@@ -304,6 +307,7 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
                     normalised(*options.trace) == normalised(planned.output))
                     throw UsageError("--trace " + quoted(*options.trace) + " is one of the batch's " +
                                      "photos or results; name another file");
+        if (options.devices == "all") devices = every_device_like(options.device);
     });
     if (refused != 0) return refused;
 
@@ -344,6 +348,7 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
             photo_options.input = photo.input;
             photo_options.output = photo.output;
             photo_options.quiet = true;
+            photo_options.device = devices[worker % devices.size()];
             photo_options.trace.reset();  // the batch writes one timeline of every photo
             bool build_failed = false;
             const auto work = [&] {
@@ -386,7 +391,7 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
     }
 
     if (made_folder && fs::is_empty(options.output, error)) fs::remove(options.output, error);
-    if (!options.quiet) progress.print_summary(std::cout, jobs);
+    if (!options.quiet) progress.print_summary(std::cout, jobs, devices.size());
     if (stopped_with != 0) return stopped_with;
     return progress.failed() > 0 ? 1 : 0;
 }

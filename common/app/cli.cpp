@@ -65,6 +65,11 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
     accept_names(app.add_option("--output-format", options.output_format,
                                 "a batch's results: png (the default) or bmp"),
                  {"png", "bmp"});
+    accept_names(app.add_option("--devices", options.devices,
+                                "a batch: 'all' spreads its photos over every device like the one "
+                                "chosen (every GPU of its platform); 'one' (the default) uses it "
+                                "alone"),
+                 {"one", "all"});
     app.add_option("-j,--jobs", options.jobs,
                    "a batch: photos in flight at once, 1 to 32, each decoded, filtered and encoded "
                    "on a thread of its own (default: one per core, at most 32)")
@@ -199,6 +204,8 @@ int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
             throw UsageError("--output-format: a batch's option; one output's format follows its "
                              "name (.png, else BMP)");
         if (options.jobs > 0) throw UsageError("--jobs: a batch's option (several inputs or a folder)");
+        if (!options.devices.empty())
+            throw UsageError("--devices: a batch's option (several inputs or a folder)");
         // Contexts log their commands only when a trace will show them.
         log_commands_of_new_contexts(options.trace.has_value());
         body(options);

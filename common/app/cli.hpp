@@ -27,6 +27,7 @@ struct CommonOptions {
     std::filesystem::path output = "output.bmp";       // a batch: the folder of its results
     std::string output_format;                         // a batch: png (default) or bmp
     unsigned jobs = 0;                                 // a batch: photos in flight; 0: one per core
+    std::string devices;                               // a batch: "all" spreads it over the devices
     std::optional<std::filesystem::path> save_raw;     // folder for .npy files
     Border border = Border::replicate;
     MemoryMode memory = MemoryMode::automatic;

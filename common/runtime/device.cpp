@@ -166,6 +166,31 @@ cl::Device select_device(const DeviceSelection& selection)
     });
 }
 
+std::vector<DeviceSelection> every_device_like(const DeviceSelection& selection)
+{
+    const cl::Device first = select_device(selection);
+    return while_doing("listing the OpenCL devices for --devices all", [&] {
+        const cl::Platform platform(first.getInfo<CL_DEVICE_PLATFORM>());
+        const auto platforms = all_platforms();
+        unsigned platform_index = 0;
+        while (platform_index < platforms.size() && platforms[platform_index]() != platform())
+            ++platform_index;
+        // The type the choice was made in: -t's, else a GPU's when it is one, else all types.
+        DeviceType type = DeviceType::all;
+        if (selection.type)
+            type = *selection.type;
+        else if (!selection.device && (first.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU))
+            type = DeviceType::gpu;
+        const auto devices = devices_of(platform, to_cl_type(type));
+        std::vector<DeviceSelection> every{{platform_index, 0, type}};
+        for (unsigned index = 0; index < devices.size(); ++index) {
+            if (devices[index]() == first()) every.front().device = index;
+            else every.push_back({platform_index, index, type});
+        }
+        return every;
+    });
+}
+
 void OpenClContext::record(const cl::Kernel& kernel, const cl::Event& event) const
 {
     if (commands) commands->record(kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), event);

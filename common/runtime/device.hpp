@@ -34,6 +34,11 @@ void list_devices(std::ostream& out);
 
 cl::Device select_device(const DeviceSelection& selection);
 
+// A batch's --devices all: the device `selection` picks and every other device of its platform
+// and type (without -t, a GPU's type: all its GPUs), each as a selection naming it by platform,
+// index and type, the first being the one select_device picks.
+std::vector<DeviceSelection> every_device_like(const DeviceSelection& selection);
+
 // What every sample needs: the device, a context on it and an in-order queue with profiling on,
 // because the samples report the Mali SDK's queued/wait/run times from events.
 struct OpenClContext {

@@ -310,6 +310,8 @@ TEST_F(Batches, RefusedUpFront)
                        "--output-format: a batch's option");
         expect_refused(sample, {"-i", a.string(), "-o", (root_ / "one.bmp").string(), "-j", "2"},
                        "--jobs: a batch's option");
+        expect_refused(sample, {"-i", a.string(), "-o", (root_ / "one.bmp").string(), "--devices", "all"},
+                       "--devices: a batch's option");
     }
     expect_refused("sobel", {"-i", photos_.string(), "-o", results, "--save-gradients"}, "is not for a batch");
     expect_refused("fir_float", {"-i", photos_.string(), "-o", results, "--retune"}, "is not for a batch");
@@ -319,6 +321,22 @@ TEST_F(Batches, RefusedUpFront)
         expect_refused(sample, {"-i", photos_.string(), "-o", results}, "this is a file");
         EXPECT_EQ(read_text(root_ / "results"), "file");
     }
+}
+
+// --devices all spreads the photos over every device like the chosen one (here the one device
+// there is, or every GPU of its platform): the results are the bytes of the one-device batch.
+TEST_F(Batches, DevicesAllWritesTheSameResults)
+{
+    add_awkward_photos(photos_);
+    const fs::path one = root_ / "one", all = root_ / "all";
+    const Outcome alone = run("sobel", {"-i", photos_.string(), "-o", one.string(), "-q", "-j", "3"});
+    ASSERT_TRUE(alone.exited && alone.status == 0) << alone.how << ": " << alone.err;
+    const Outcome spread = run("sobel", {"-i", photos_.string(), "-o", all.string(), "-j", "3",
+                                         "--devices", "all"});
+    ASSERT_TRUE(spread.exited && spread.status == 0) << spread.how << ": " << spread.err;
+    EXPECT_NE(spread.out.find("Batch: 7 of 7 photos written"), std::string::npos) << spread.out;
+    EXPECT_EQ(files_under(all), files_under(one));
+    EXPECT_EQ(files_under(all).size(), 7u);
 }
 
 // --trace: one timeline of the whole batch, every photo's stages on the track of the thread that

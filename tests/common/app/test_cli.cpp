@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -185,6 +186,25 @@ TEST(DeviceSelection, ExplicitIndicesAndTypes)
                                 : (type & CL_DEVICE_TYPE_CPU) ? DeviceType::cpu
                                                               : DeviceType::accelerator;
     EXPECT_EQ(select_device({0u, std::nullopt, its_type})(), first());
+}
+
+// --devices all: the chosen device first, then every other of its platform and type, each a
+// selection that picks exactly that device, none twice.
+TEST(DeviceSelection, EveryDeviceLikeTheChosenStartsWithIt)
+{
+    for (const DeviceSelection& asked :
+         {DeviceSelection{}, DeviceSelection{0u, std::nullopt, DeviceType::all}}) {
+        const std::vector<DeviceSelection> every = every_device_like(asked);
+        ASSERT_FALSE(every.empty());
+        EXPECT_EQ(select_device(every.front())(), select_device(asked)());
+        std::set<cl_device_id> seen;
+        for (const DeviceSelection& one : every) {
+            ASSERT_TRUE(one.platform && one.device && one.type);
+            const cl::Device device = select_device(one);
+            EXPECT_TRUE(seen.insert(device()).second) << "a device twice";
+            EXPECT_EQ(device.getInfo<CL_DEVICE_PLATFORM>(), select_device(asked).getInfo<CL_DEVICE_PLATFORM>());
+        }
+    }
 }
 
 TEST(DeviceSelection, OutOfRangeChoicesNameWhatWasAskedFor)
