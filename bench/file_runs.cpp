@@ -1,7 +1,10 @@
 #include "file_runs.hpp"
 
+#include "jpeg_decoding.hpp"
+
 #include "common/app/run_floor.hpp"
 #include "common/imageio/bmp.hpp"
+#include "common/imageio/file_io.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/runtime/program.hpp"
 
@@ -114,10 +117,20 @@ std::vector<std::string> sample_command(const std::string& sample, const DeviceS
     return words;
 }
 
+// The files a job reads and writes: a random BMP to a BMP (the device's side at its limit), or
+// what users feed and ask for, PNG out of a BMP and a photo-like JPEG (no restart markers, as
+// cameras write them) to PNG (the host's codecs).
+enum class FileKinds { bmp_to_bmp, bmp_to_png, jpeg_to_png };
+
 struct FileRun {
+    explicit FileRun(FileKinds kinds)
+        : input(folder.path() / (kinds == FileKinds::jpeg_to_png ? "input.jpg" : "input.bmp")),
+          output(folder.path() / (kinds == FileKinds::bmp_to_bmp ? "output.bmp" : "output.png"))
+    {
+    }
     ScratchFolder folder;
-    fs::path input = folder.path() / "input.bmp";
-    fs::path output = folder.path() / "output.bmp";
+    fs::path input;
+    fs::path output;
     std::unique_ptr<FloorMeter> floor;
 };
 
@@ -125,12 +138,20 @@ struct FileRun {
 using FileJob = std::function<void(const fs::path& input, const fs::path& output)>;
 
 void time_file_job(benchmark::State& state, const OpenClContext* cl, const DeviceSelection& selection,
-                   Size size, const FileJob& job)
+                   Size size, FileKinds kinds, const FileJob& job)
 {
     guarded(state, [&] {
-        auto& run = reuse_setup<FileRun>("file/" + size_name(size), [&] {
-            auto made = std::make_shared<FileRun>();
-            write_random_rgb_bmp(made->input, size);
+        const std::string key = "file/" + std::to_string(static_cast<int>(kinds)) + "/" + size_name(size);
+        auto& run = reuse_setup<FileRun>(key, [&] {
+            auto made = std::make_shared<FileRun>(kinds);
+            if (kinds == FileKinds::jpeg_to_png) {
+                const std::vector<std::uint8_t> jpeg = photo_like_jpeg(size, false);
+                write_file_atomically(made->input, jpeg.data(), jpeg.size());
+            } else {
+                write_random_rgb_bmp(made->input, size);
+            }
+            // The floor writes the 8-bit BMP's bytes whatever the format: the pixels any output
+            // must at least hold.
             made->floor = std::make_unique<FloorMeter>(*cl, made->input, made->output,
                                                        bmp_grey_header(size.width, size.height).size() +
                                                            bmp_grey_stride(size.width) * size.height);
@@ -170,9 +191,10 @@ void time_file_job(benchmark::State& state, const OpenClContext* cl, const Devic
 }
 
 void register_file_job(const std::string& name, const OpenClContext& cl,
-                       const DeviceSelection& selection, Size size, FileJob job)
+                       const DeviceSelection& selection, Size size, FileJob job,
+                       FileKinds kinds = FileKinds::bmp_to_bmp)
 {
-    benchmark::RegisterBenchmark(name.c_str(), time_file_job, &cl, selection, size, std::move(job))
+    benchmark::RegisterBenchmark(name.c_str(), time_file_job, &cl, selection, size, kinds, std::move(job))
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
 }
@@ -234,6 +256,13 @@ void register_file_runs(const OpenClContext& cl, const DeviceSelection& selectio
                           [sample, selection](const fs::path& input, const fs::path& output) {
                               run_process(sample_command(sample, selection, input, output));
                           });
+    const FileJob sobel = [selection](const fs::path& input, const fs::path& output) {
+        run_process(sample_command("sobel", selection, input, output));
+    };
+    register_file_job("file/sobel/bmp_to_png/" + size_name(size), cl, selection, size, sobel,
+                      FileKinds::bmp_to_png);
+    register_file_job("file/sobel/jpeg_to_png/" + size_name(size), cl, selection, size, sobel,
+                      FileKinds::jpeg_to_png);
     benchmark::RegisterBenchmark(("file/sobel/batch/" + size_name(size)).c_str(), time_batch,
                                  selection, size)
         ->UseManualTime()

@@ -20,6 +20,9 @@ namespace sdk::bench {
 // and over_floor_and_driver, the job's time over the floor plus that. And file/sobel/batch/<size>:
 // a folder of 8 photos of the size to PNG in one sobel process, reporting photos_per_s beside
 // one_process_each_photos_per_s, the same photos one process each in the same iterations.
+// And sobel on the files users bring: file/sobel/bmp_to_png/<size> (the random BMP to a PNG) and
+// file/sobel/jpeg_to_png/<size> (a photo-like JPEG without restart markers to a PNG), with the
+// same counters (the floor still writes the 8-bit BMP's bytes).
 void register_file_runs(const OpenClContext& cl, const DeviceSelection& selection, Size size);
 
 }  // namespace sdk::bench

@@ -19,6 +19,8 @@ double process_cpu_seconds()
     return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
+}  // namespace
+
 std::vector<std::uint8_t> photo_like_jpeg(Size size, bool restarts)
 {
     Image image = photo_like_image(size, 3);
@@ -32,6 +34,8 @@ std::vector<std::uint8_t> photo_like_jpeg(Size size, bool restarts)
     spec.pixels = std::move(image.pixels);
     return codectest::build_jpeg(spec);
 }
+
+namespace {
 
 void time_jpeg_decoding(benchmark::State& state, Size size, bool restarts, unsigned threads)
 {

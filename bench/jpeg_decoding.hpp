@@ -5,11 +5,18 @@
 // costs (docs/whole_run.md).
 #include "bench_support.hpp"
 
+#include <cstdint>
+#include <vector>
+
 namespace sdk::bench {
 
 // Registers decode/jpeg/{restarts,no_restarts}/{one_thread,all_cores}/<size>. Each reports
 // median_ms, Mpix/s, GB/s of decoded pixel bytes, cpu_ms (the process's CPU time, all threads,
 // median), file_MB (the JPEG's size) and parallel (1 when decoded across restart intervals).
 void register_jpeg_decoding(Size size);
+
+// The bundled photograph scaled up to `size` with noise, as a camera writes it (4:2:0, quality
+// 90), with a restart marker after every MCU row or none.
+std::vector<std::uint8_t> photo_like_jpeg(Size size, bool restarts);
 
 }  // namespace sdk::bench
