@@ -578,7 +578,7 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         register_auto_contest(suite, "fir", size, fir_needs,
                               [size](const OpenClContext& context, const Image& image) {
             return work_group_contest(
-                choose_fir_work_group(context, Border::replicate, size.width, size.height),
+                choose_fir_work_group(context, Border::replicate, 3, size.width, size.height),
                 fir_candidates(), std::make_shared<FirKernel>(context, image));
         });
         register_auto_contest(suite, "morphology_diamond_dilate", size, morphology_needs,

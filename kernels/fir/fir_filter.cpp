@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace sdk {
 
@@ -22,20 +23,44 @@ constexpr std::size_t kOutputsPerItem = 4;
 
 FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficients& coefficients,
                      MemoryMode memory)
-    : cl_(cl), memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
+    : cl_(cl),
+      memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory),
+      size_(coefficients.size),
+      kernel_name_(size_ == 3 ? "fir_float" : "fir_float_kxk")
 {
-    program_ = build_program(cl_, "fir_float.cl", border_build_option(border));
-    while_doing("creating kernel fir_float", [&] { kernel_ = create_kernel(program_, "fir_float"); });
+    check_fir_size(size_);
+    program_ = build_program(cl_, "fir_float.cl", fir_build_options(border, size_));
+    while_doing("creating kernel " + kernel_name_,
+                [&] { kernel_ = create_kernel(program_, kernel_name_); });
     set_coefficients(coefficients);
+}
+
+std::string fir_build_options(Border border, int size)
+{
+    return border_build_option(border) + " -DRADIUS=" + std::to_string(size / 2);
 }
 
 void FirFilter::set_coefficients(const FirCoefficients& coefficients)
 {
+    if (coefficients.size != size_)
+        throw std::invalid_argument("FirFilter::set_coefficients: " +
+                                    std::to_string(coefficients.size) + "x" +
+                                    std::to_string(coefficients.size) +
+                                    " weights for a filter built for " + std::to_string(size_) +
+                                    "x" + std::to_string(size_));
     // [Weights]
-    // One float4 per window row (.s3 unused), rounded to float once here.
-    const std::array<float, 9> weights = coefficients.float_weights();
-    for (std::size_t r = 0; r < weight_rows_.size(); ++r)
-        weight_rows_[r] = cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
+    // Rounded to float once here. 3x3: one float4 per window row (.s3 unused); larger windows:
+    // all K*K in one small buffer the kernel reads as __constant.
+    const std::vector<float> weights = coefficients.float_weights();
+    if (size_ == 3) {
+        for (std::size_t r = 0; r < weight_rows_.size(); ++r)
+            weight_rows_[r] =
+                cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
+    } else {
+        const std::size_t bytes = weights.size() * sizeof(cl_float);
+        weights_ = create_image_buffer(cl_, MemoryMode::copy, CL_MEM_READ_ONLY, bytes, "the weights");
+        upload_bytes(cl_, MemoryMode::copy, weights_, weights.data(), bytes, "the weights");
+    }
     // [Weights]
     // Before the first upload there is nothing else to bind: upload binds everything.
     if (output_()) bind_arguments();
@@ -45,10 +70,15 @@ void FirFilter::bind_arguments()
 {
     // [Arguments]
     // In the order of fir_float's signature (kernels/fir/fir_float.cl), written once here.
+    const auto width = static_cast<cl_int>(width_);
+    const auto height = static_cast<cl_int>(height_);
+    const auto pitch = static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float));
     while_doing("setting the FIR kernel's arguments", [&] {
-        set_args(kernel_, luminance_, static_cast<cl_int>(width_), static_cast<cl_int>(height_),
-                 static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)), weight_rows_[0],
-                 weight_rows_[1], weight_rows_[2], output_);
+        if (size_ == 3)
+            set_args(kernel_, luminance_, width, height, pitch, weight_rows_[0], weight_rows_[1],
+                     weight_rows_[2], output_);
+        else
+            set_args(kernel_, luminance_, width, height, pitch, weights_, output_);
     });
     // [Arguments]
 }
@@ -86,7 +116,7 @@ void FirFilter::allocate(std::size_t width, std::size_t height)
 
 void FirFilter::set_work_group(std::size_t x, std::size_t y)
 {
-    check_work_group(kernel_, cl_.device, x, y, "fir_float");
+    check_work_group(kernel_, cl_.device, x, y, kernel_name_);
     work_group_x_ = x;
     work_group_y_ = y;
     if (width_ > 0) size_launch();
@@ -172,7 +202,7 @@ void FirFilter::fill_output(float value)
 cl::Event FirFilter::run()
 {
     cl::Event event;
-    while_doing("running kernel fir_float", [&] {
+    while_doing("running kernel " + kernel_name_, [&] {
         cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch_.global, launch_.local,
                                        nullptr, &event);
         cl_.record(kernel_, event);

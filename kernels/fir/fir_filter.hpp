@@ -9,21 +9,29 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace sdk {
 
-// Runs the fir_float kernel (kernels/fir/fir_float.cl) on the device: build once for a border, then
-// set any coefficients, upload an image, run, read back. The host side of the technique; the
-// sample's main.cpp tells the story around it.
+// The build options of kernels/fir/*.cl: the border by name and the window's radius,
+// "-DBORDER_REPLICATE -DRADIUS=2" for 5x5.
+std::string fir_build_options(Border border, int size);
+
+// Runs a FIR kernel (kernels/fir/fir_float.cl: fir_float for 3x3, fir_float_kxk for larger
+// windows) on the device: build once for a border and window size, then set any coefficients of
+// that size, upload an image, run, read back. The host side of the technique; the sample's
+// main.cpp tells the story around it.
 class FirFilter {
 public:
-    // `memory`: MemoryMode::map or MemoryMode::copy (host_memory.hpp).
+    // `memory`: MemoryMode::map or MemoryMode::copy (host_memory.hpp). The coefficients' size
+    // is built in (-DRADIUS); their values are not.
     FirFilter(const OpenClContext& cl, Border border,
               const FirCoefficients& coefficients = FirCoefficients{},
               MemoryMode memory = MemoryMode::copy);
 
-    // New weights for the next run; the program is not rebuilt (they are kernel arguments).
+    // New weights of the same size for the next run; the program is not rebuilt (they are
+    // kernel arguments, or a buffer). Another size throws std::invalid_argument.
     void set_coefficients(const FirCoefficients& coefficients);
     // Allocates device buffers for this image size and puts the luminance in as floats; returns
     // when the data is on the device.
@@ -62,12 +70,16 @@ private:
 
     OpenClContext cl_;
     MemoryMode memory_;
+    int size_;                 // K, built in
+    std::string kernel_name_;
     cl::Program program_;
     cl::Kernel kernel_;
     cl::Buffer luminance_;
     cl::Buffer output_;
     // The weights as the kernel takes them: one float4 per window row (above, here, below).
     std::array<cl_float4, 3> weight_rows_{};
+    // Larger windows: the K*K weights, row-major, read by the kernel as __constant.
+    cl::Buffer weights_;
     LaunchSize launch_;
     std::size_t work_group_x_ = 32;
     std::size_t work_group_y_ = 8;

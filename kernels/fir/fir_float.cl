@@ -85,3 +85,56 @@ __kernel void fir_float(__global const float* restrict luminance, const int widt
     *(__global float4*)(output + offset) = accumulator;
 }
 // [Kernel]
+
+// [Kernel KxK]
+// Any odd window K = 2 * RADIUS + 1 (RADIUS comes from the build options, -DRADIUS=r, so that
+// the compiler can unroll both loops). The K*K weights are too many for arguments: they arrive
+// in a __constant buffer, row-major, which every work-item reads in the same order, the access
+// pattern constant caches serve in one broadcast. The 3x3 kernel above keeps its three float4
+// arguments: its arithmetic, and so the default run's output, stays what it was.
+#ifndef RADIUS
+#error "build with -DRADIUS=r, the window's radius (kernels/fir/fir_filter.cpp)"
+#endif
+#define WINDOW (2 * RADIUS + 1)
+
+inline float fir_pixel_kxk_with_border(__global const float* luminance, int width, int height,
+                                       int row_pitch, int x, int y, __constant float* weights)
+{
+#if defined(BORDER_NONE)
+    if (x < RADIUS || y < RADIUS || x + RADIUS >= width || y + RADIUS >= height) return 0.0f;
+#endif
+    float sum = 0.0f;
+    for (int j = 0; j < WINDOW; ++j)
+        for (int i = 0; i < WINDOW; ++i)
+            sum += weights[j * WINDOW + i] * read_float_with_border(luminance, width, height,
+                                                                    row_pitch, x - RADIUS + i,
+                                                                    y - RADIUS + j);
+    return sum;
+}
+
+__kernel void fir_float_kxk(__global const float* restrict luminance, const int width,
+                            const int height, const int row_pitch, __constant float* weights,
+                            __global float* restrict output)
+{
+    const int x0 = get_global_id(0) * 4;
+    const int y = get_global_id(1);
+    if (x0 >= width || y >= height) return;
+
+    const bool interior = x0 >= RADIUS && x0 + 3 + RADIUS < width && y >= RADIUS &&
+                          y + RADIUS < height;
+    if (!interior) {
+        for (int x = x0; x < min(x0 + 4, width); ++x)
+            output[y * row_pitch + x] = fir_pixel_kxk_with_border(luminance, width, height,
+                                                                  row_pitch, x, y, weights);
+        return;
+    }
+    // Each window row is K + 3 floats, read as K overlapping float4s (unaligned but for one:
+    // the 3x3 kernel's register shuffles do not generalise), each scaled by its weight.
+    float4 sum = 0.0f;
+    for (int j = 0; j < WINDOW; ++j) {
+        const __global float* row = luminance + (y - RADIUS + j) * row_pitch + x0 - RADIUS;
+        for (int i = 0; i < WINDOW; ++i) sum += vload4(0, row + i) * weights[j * WINDOW + i];
+    }
+    *(__global float4*)(output + y * row_pitch + x0) = sum;
+}
+// [Kernel KxK]

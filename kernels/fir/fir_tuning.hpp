@@ -18,13 +18,16 @@ using FirTuningResult = Tuned<WorkGroupShape>;
 // The default 32x8 first, because a tie goes to the earliest.
 std::vector<WorkGroupShape> fir_candidates();
 
-// The cache line's key: the filter, border mode (edge groups take the border's path), size class
-// and device.
-std::string fir_tuning_key(const std::string& device, Border border, SizeClass size_class);
+// The cache line's key: the filter, window size K (a 15x15 window reads 25 times the pixels a
+// 3x3 does per output), border mode (edge groups take the border's path), size class and device.
+std::string fir_tuning_key(const std::string& device, Border border, int size,
+                           SizeClass size_class);
 
-// The shape for an image of `width` x `height`: from the cache, or measured on a random image of
-// that size (tuning_size; any weights: they do not change the work) and cached for its class.
-FirTuningResult choose_fir_work_group(const OpenClContext& cl, Border border, std::size_t width,
-                                      std::size_t height, Tuning tuning = Tuning::use_cache);
+// The shape for a KxK window (`size`) on an image of `width` x `height`: from the cache, or
+// measured on a random image of that size (tuning_size; any weights: they do not change the
+// work) and cached for its class.
+FirTuningResult choose_fir_work_group(const OpenClContext& cl, Border border, int size,
+                                      std::size_t width, std::size_t height,
+                                      Tuning tuning = Tuning::use_cache);
 
 }  // namespace sdk

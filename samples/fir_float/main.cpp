@@ -1,6 +1,6 @@
-// A 3x3 FIR filter in floating point, the Arm Mali SDK tutorial's: each work-item computes 4
-// outputs along a row with float4 vectors, one aligned load and two neighbours per input row.
-// Any weights (--coefficients, --divisor) run on the one built kernel, which is in fir_float.cl.
+// A KxK FIR filter in floating point (K = 3 .. 15, odd), the Arm Mali SDK tutorial's 3x3 grown:
+// each work-item computes 4 outputs along a row with float4 vectors. Any weights of the size
+// (--coefficients, --divisor) run on the one built kernel; the kernels are in kernels/fir/.
 #include "common/app/cli.hpp"
 #include "common/app/device_io.hpp"
 #include "common/app/report.hpp"
@@ -19,14 +19,18 @@
 
 int main(int argc, char** argv)
 {
-    CLI::App app{"3x3 FIR filter in float with 4-wide vectors (Mali SDK tutorial)", "fir_float"};
+    CLI::App app{"KxK FIR filter in float with 4-wide vectors (Mali SDK tutorial)", "fir_float"};
     sdk::CommonOptions common;  // each run (each photo of a batch) gets its own copy: `options`
     sdk::add_common_options(app, common);
+    int size = 3;
+    app.add_option("--size", size, "the window is K x K pixels, K odd from 3 to 15")
+        ->type_name("K")
+        ->capture_default_str();
     std::string numerators = sdk::kDefaultFirNumerators;
     app.add_option("--coefficients", numerators,
-                   "the 3x3 weights' numerators, row-major, row 0 for the row above: a,b,c,d,e,f,"
-                   "g,h,i (integers or decimals, negative allowed)")
-        ->type_name("a,b,c,d,e,f,g,h,i")
+                   "the KxK weights' numerators, K*K of them, row-major, row 0 for the window's "
+                   "top row (integers or decimals, negative allowed; the default is 3x3)")
+        ->type_name("a,b,c,...")
         ->capture_default_str();
     double divisor = 256;
     app.add_option("--divisor", divisor, "the weights' common divisor, a number (not 0)")
@@ -44,7 +48,8 @@ int main(int argc, char** argv)
 
         // 1. Check the weights first: a typo should cost nothing. Weights summing above 1 are
         //    legal (a sharpening filter) but bright areas then clip at 255 in output.bmp.
-        const sdk::FirCoefficients coefficients = sdk::parse_fir_coefficients(numerators, divisor);
+        const sdk::FirCoefficients coefficients =
+            sdk::parse_fir_coefficients(numerators, divisor, size);
         if (sdk::may_saturate(coefficients))
             std::cerr << "fir_float: warning: the weights sum to " << coefficients.weight_sum()
                       << ", more than 1: outputs may pass 255 and saturate in "
@@ -77,17 +82,18 @@ int main(int argc, char** argv)
         });
 
         // 4. How the image is cut: whole when the device can allocate its buffers, else in
-        //    horizontal bands of rows, each run as if it were the whole image with a 1-row halo
-        //    either side (the 3x3 weights' radius), the halo's results thrown away
+        //    horizontal bands of rows, each run as if it were the whole image with a halo of
+        //    K / 2 rows either side (the window's radius), the halo's results thrown away
         //    (common/runtime/bands.hpp).
-        const sdk::BandPlan plan = sdk::plan_device_bands(
-            image, cl, 1, sdk::FirFilter::row_footprint(width), options.band_rows);
+        const sdk::BandPlan plan =
+            sdk::plan_device_bands(image, cl, static_cast<std::size_t>(coefficients.radius()),
+                                   sdk::FirFilter::row_footprint(width), options.band_rows);
         sdk::refuse_with_bands(plan, {{"--iterations", options.iterations > 0}});
         if (plan.banded()) log << sdk::describe(plan) << "\n";
         // The work-group shape, tuned for the size of what runs: a band (usually the image).
         const sdk::WorkGroupShape group =
             sdk::chosen_work_group(tuning, log, [&](sdk::Tuning retune) {
-                return sdk::choose_fir_work_group(cl, options.border, width,
+                return sdk::choose_fir_work_group(cl, options.border, size, width,
                                                   plan.bands.front().input_rows(), retune);
             });
         fir->set_work_group(group.x, group.y);

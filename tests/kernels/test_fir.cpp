@@ -35,15 +35,20 @@ using test::test_context;
 // leaves unwritten shows up either way, and neither can pass by matching a plausible result.
 const float poisons[] = {std::numeric_limits<float>::quiet_NaN(), 1e30f};
 
-// Building a program costs ~0.3 s on PoCL: keep one filter per border; weights are arguments.
-// Never destroyed: releasing OpenCL objects from static destructors at exit races the
-// runtime's own teardown.
-FirFilter& filter_for(Border border, MemoryMode memory = MemoryMode::copy)
+// Random numerators in [-128, 128] over 256 for a KxK window.
+FirCoefficients random_coefficients(std::uint32_t seed, int size = 3);
+
+// Building a program costs ~0.3 s on PoCL: keep one filter per border and window size; weights
+// are arguments. Never destroyed: releasing OpenCL objects from static destructors at exit races
+// the runtime's own teardown.
+FirFilter& filter_for(Border border, MemoryMode memory = MemoryMode::copy, int size = 3)
 {
-    static auto* filters = new std::map<std::pair<Border, MemoryMode>, std::unique_ptr<FirFilter>>;
-    auto& filter = (*filters)[{border, memory}];
+    static auto* filters =
+        new std::map<std::tuple<Border, MemoryMode, int>, std::unique_ptr<FirFilter>>;
+    auto& filter = (*filters)[{border, memory, size}];
     if (!filter)
-        filter = std::make_unique<FirFilter>(test_context(), border, FirCoefficients{}, memory);
+        filter = std::make_unique<FirFilter>(test_context(), border, random_coefficients(0, size),
+                                             memory);
     return *filter;
 }
 
@@ -59,11 +64,13 @@ std::vector<float> run_on_device(FirFilter& filter, const FirCoefficients& coeff
 
 // Numerators anywhere in [-128, 128] over 256, decimals and negatives included, so that every
 // weight position matters and sums run from negative to above 1.
-FirCoefficients random_coefficients(std::uint32_t seed)
+FirCoefficients random_coefficients(std::uint32_t seed, int size)
 {
     std::mt19937 generator(seed);
     std::uniform_real_distribution<double> numerator(-128.0, 128.0);
     FirCoefficients coefficients;
+    coefficients.size = size;
+    coefficients.numerators.resize(static_cast<std::size_t>(size * size));
     for (auto& value : coefficients.numerators) value = numerator(generator);
     return coefficients;
 }
@@ -108,6 +115,117 @@ INSTANTIATE_TEST_SUITE_P(
             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
         return name;
     });
+
+// Windows larger than 3x3 (fir_float_kxk): random weights on awkward sizes, every border, both
+// poisons. Under oclgrind (small sizes), 5x5 on two sizes only: it simulates each work-item's
+// K*K loads one at a time.
+class FirSizeTest : public ::testing::TestWithParam<std::tuple<int, Border>> {};
+
+TEST_P(FirSizeTest, MatchesReferenceOnAwkwardSizes)
+{
+    const auto [size, border] = GetParam();
+    std::vector<test::Size> sizes = test::awkward_sizes();
+    if (test::small_sizes_only()) {
+        if (size != 5) GTEST_SKIP() << "under oclgrind only 5x5 runs";
+        sizes = {{17, 5}, {2, 3}};
+    }
+    FirFilter& filter = filter_for(border, MemoryMode::copy, size);
+    std::uint32_t seed = 1000 * static_cast<std::uint32_t>(size);
+    for (const auto& image_size : sizes) {
+        for (const float poison : poisons) {
+            const Image image = test::random_grey_image(image_size.width, image_size.height, seed);
+            const FirCoefficients coefficients = random_coefficients(seed++, size);
+            const std::vector<double> expected = fir_reference(image, coefficients, border);
+            const std::vector<float> actual = run_on_device(filter, coefficients, image, poison);
+            ASSERT_LE(max_abs_difference(actual, expected), fir_tolerance(coefficients))
+                << size << "x" << size << " at " << test::size_name(image_size) << ", poison "
+                << poison;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    LargerWindows, FirSizeTest,
+    ::testing::Combine(::testing::Values(5, 7, 15),
+                       ::testing::Values(Border::replicate, Border::reflect101, Border::constant,
+                                         Border::none)),
+    [](const auto& test_info) {
+        return std::to_string(std::get<0>(test_info.param)) + "x" +
+               std::to_string(std::get<0>(test_info.param)) + "_" +
+               border_name(std::get<1>(test_info.param));
+    });
+
+// A 5x5 window whose only weight is its top-left corner copies the pixel 2 up and 2 left: a
+// known answer that fails if rows or columns are swapped or the window is off-centre, and with
+// none, only the pixels 2 or more from every edge are computed.
+TEST(FirReference, FiveByFiveCornerWeightShiftsTheImage)
+{
+    std::string numerators = "1";
+    for (int i = 1; i < 25; ++i) numerators += ",0";
+    const FirCoefficients corner = parse_fir_coefficients(numerators, 1, 5);
+    const Image image = test::random_grey_image(9, 7, 3);
+    for (const Border border : {Border::replicate, Border::none}) {
+        const std::vector<double> shifted = fir_reference(image, corner, border);
+        for (std::size_t y = 0; y < 7; ++y)
+            for (std::size_t x = 0; x < 9; ++x) {
+                const bool inside = x >= 2 && y >= 2 && x + 2 < 9 && y + 2 < 7;
+                const double expected =
+                    inside ? image.pixels[(y - 2) * 9 + x - 2]
+                    : border == Border::none
+                        ? 0.0
+                        : image.pixels[(y < 2 ? 0 : y - 2) * 9 + (x < 2 ? 0 : x - 2)];
+                EXPECT_EQ(shifted[y * 9 + x], expected) << x << "," << y << " " << border_name(border);
+            }
+    }
+    EXPECT_EQ(max_abs_difference(run_on_device(filter_for(Border::none, MemoryMode::copy, 5),
+                                               corner, image, poisons[0]),
+                                 fir_reference(image, corner, Border::none)),
+              0.0);
+}
+
+TEST(FirCoefficients, SizeMustBeOddFromThreeToFifteen)
+{
+    for (const int size : {-3, 0, 1, 2, 4, 14, 16, 17})
+        EXPECT_THROW(parse_fir_coefficients("1", 1, size), UsageError) << size;
+    std::string numerators = "1";
+    for (int i = 1; i < 15 * 15; ++i) numerators += ",1";
+    const FirCoefficients largest = parse_fir_coefficients(numerators, 225, 15);
+    EXPECT_EQ(largest.size, 15);
+    EXPECT_EQ(largest.radius(), 7);
+    EXPECT_EQ(largest.float_weights().size(), 225u);
+    EXPECT_EQ(largest.to_string().substr(0, 10), "[1 1 1 1 1");
+    EXPECT_NE(largest.to_string().find("; ...] / 225"), std::string::npos) << largest.to_string();
+}
+
+TEST(FirCoefficients, CountMustBeTheSizeSquaredAndTheErrorSaysSo)
+{
+    try {
+        parse_fir_coefficients(kDefaultFirNumerators, 256, 5);
+        FAIL() << "9 numbers accepted for 5x5";
+    } catch (const UsageError& error) {
+        EXPECT_STREQ(error.what(), "--coefficients takes 25 numbers separated by commas "
+                                   "(row-major 5x5, --size 5), got 9");
+    }
+}
+
+TEST(FirFilter, RefusesWeightsOfAnotherSize)
+{
+    EXPECT_THROW(filter_for(Border::replicate).set_coefficients(random_coefficients(1, 5)),
+                 std::invalid_argument);
+}
+
+TEST(FirReference, ToleranceCountsEveryProductAndSumOfTheWindow)
+{
+    const FirCoefficients box = parse_fir_coefficients(
+        [] {
+            std::string text = "1";
+            for (int i = 1; i < 49; ++i) text += ",1";
+            return text;
+        }(),
+        49, 7);
+    // 7x7: 49 products, 48 sums and the weights' rounding; largest output 255.
+    EXPECT_NEAR(fir_tolerance(box), kFirTolerance + 50 * 255.0 / (1 << 24), 1e-9);
+}
 
 // The tutorial's 1-D example, [17 76 17 84 29] with [3 9 3] / 15, as a 3x3 filter whose only
 // non-zero row is the middle one, on a 5x3 image whose rows all hold that sequence. Inside:
@@ -197,18 +315,18 @@ TEST(FirTuning, MeasuresPerBorderThenAnswersFromTheCache)
                         ("sdk-fir-tuning-" + std::to_string(::getpid()));
     std::filesystem::remove_all(folder);
     ::setenv("SDK_TUNING_CACHE", (folder / "tuning.txt").c_str(), 1);
-    const auto measured = choose_fir_work_group(test_context(), Border::replicate, 200, 100);
+    const auto measured = choose_fir_work_group(test_context(), Border::replicate, 3, 200, 100);
     EXPECT_FALSE(measured.from_cache);
     EXPECT_TRUE(measured.cached);
     ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
     EXPECT_EQ(measured.candidates.size(), fir_candidates().size());
     EXPECT_GT(measured.contest.median_ms[measured.contest.winner], 0.0);
-    const auto cached = choose_fir_work_group(test_context(), Border::replicate, 256, 256);
+    const auto cached = choose_fir_work_group(test_context(), Border::replicate, 3, 256, 256);
     EXPECT_TRUE(cached.from_cache);
     EXPECT_EQ(shape_text(cached.choice), shape_text(measured.choice));
-    EXPECT_FALSE(choose_fir_work_group(test_context(), Border::none, 256, 256).from_cache);
+    EXPECT_FALSE(choose_fir_work_group(test_context(), Border::none, 3, 256, 256).from_cache);
     EXPECT_FALSE(
-        choose_fir_work_group(test_context(), Border::replicate, 256, 256, Tuning::retune)
+        choose_fir_work_group(test_context(), Border::replicate, 3, 256, 256, Tuning::retune)
             .from_cache);
     ::unsetenv("SDK_TUNING_CACHE");
     std::filesystem::remove_all(folder);
@@ -409,7 +527,7 @@ TEST(FirCoefficients, AcceptsDecimalsNegativesAndSpaces)
 {
     const FirCoefficients parsed = parse_fir_coefficients("-1.5, 0.25,3,-4,5,.5,-0,7e-1,8", -2);
     EXPECT_EQ(parsed.numerators,
-              (std::array<double, 9>{-1.5, 0.25, 3, -4, 5, 0.5, 0, 0.7, 8}));
+              (std::vector<double>{-1.5, 0.25, 3, -4, 5, 0.5, 0, 0.7, 8}));
     EXPECT_EQ(parsed.divisor, -2);
     EXPECT_DOUBLE_EQ(parsed.weight(1, 0), 2.0);
     EXPECT_DOUBLE_EQ(parsed.weight(0, 1), -0.125);

@@ -88,7 +88,7 @@ TEST(TuningMemory, NoTunerHoldsAHostCopyOfTheImage)
     MorphologyFilter(cl, MorphologyShape::square);
 
     EXPECT_LT(heap_growth([&] {
-                  choose_fir_work_group(cl, Border::replicate, width, height, Tuning::retune);
+                  choose_fir_work_group(cl, Border::replicate, 3, width, height, Tuning::retune);
               }),
               pixels / 2)
         << "fir_float's tuner";
