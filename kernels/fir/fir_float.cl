@@ -92,23 +92,16 @@ __kernel void fir_float(__global const float* restrict luminance, const int widt
 // in a __constant buffer, row-major, which every work-item reads in the same order, the access
 // pattern constant caches serve in one broadcast. The 3x3 kernel above keeps its three float4
 // arguments: its arithmetic, and so the default run's output, stays what it was.
-#ifndef RADIUS
-#error "build with -DRADIUS=r, the window's radius (kernels/fir/fir_filter.cpp)"
-#endif
-#define WINDOW (2 * RADIUS + 1)
+#include "fir_window.cl"
 
 inline float fir_pixel_kxk_with_border(__global const float* luminance, int width, int height,
                                        int row_pitch, int x, int y, __constant float* weights)
 {
-#if defined(BORDER_NONE)
-    if (x < RADIUS || y < RADIUS || x + RADIUS >= width || y + RADIUS >= height) return 0.0f;
-#endif
+    if (!fir_computed(x, y, width, height)) return 0.0f;
     float sum = 0.0f;
     for (int j = 0; j < WINDOW; ++j)
-        for (int i = 0; i < WINDOW; ++i)
-            sum += weights[j * WINDOW + i] * read_float_with_border(luminance, width, height,
-                                                                    row_pitch, x - RADIUS + i,
-                                                                    y - RADIUS + j);
+        sum += window_row_with_border(luminance, width, height, row_pitch, x, y - RADIUS + j,
+                                      weights + j * WINDOW);
     return sum;
 }
 

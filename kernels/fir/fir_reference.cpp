@@ -1,5 +1,7 @@
 #include "kernels/fir/fir_reference.hpp"
 
+#include "kernels/fir/fir_separable.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -63,7 +65,9 @@ double fir_tolerance(const FirCoefficients& coefficients)
 {
     constexpr double kFloatRounding = 1.0 / (1 << 24);  // 2^-24, half a float's last digit
     const int k = coefficients.size;
-    return kFirTolerance + (k * k + 1) * kFloatRounding * largest_output(coefficients);
+    const int separable_roundings = separate(coefficients) ? 2 * k + 10 : 0;
+    return kFirTolerance +
+           (k * k + 1 + separable_roundings) * kFloatRounding * largest_output(coefficients);
 }
 
 }  // namespace sdk

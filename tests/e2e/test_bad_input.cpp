@@ -793,6 +793,33 @@ TEST_F(FirSizeOption, CoefficientsMustNumberTheSizeSquared)
                    "--coefficients takes 25 numbers");
 }
 
+TEST_F(FirSizeOption, EveryVariantVerifiesAndSaysWhichPassRan)
+{
+    for (const char* variant : {"buffer", "local", "image"}) {
+        const std::string out =
+            expect_verified({"--size", "7", "--coefficients", numerators_for(7), "--divisor", "50",
+                             "--variant", variant, "--border", "reflect101"});
+        // The image variant may fall back to buffer, with a note, on a device without images.
+        EXPECT_TRUE(out.find(std::string(variant) + " 7x7 pass") != std::string::npos ||
+                    out.find("runs as buffer") != std::string::npos)
+            << out;
+    }
+    expect_refused({"--variant", "texture"}, "--variant");
+    expect_refused({"--variant", "local", "--retune"}, "--retune needs --variant auto");
+}
+
+TEST_F(FirSizeOption, SeparableWeightsRunTwoPassesAndTheVerdictTimesThem)
+{
+    std::string box = "1";
+    for (int i = 1; i < 225; ++i) box += ",1";
+    const std::string out = expect_verified(
+        {"--size", "15", "--coefficients", box, "--divisor", "225", "--border", "none", "-n", "2"});
+    EXPECT_NE(out.find("separable: 15x1 row pass then 1x15 column pass"), std::string::npos) << out;
+    EXPECT_NE(out.find("verdict on "), std::string::npos) << out;
+    EXPECT_NE(out.find("separable passes"), std::string::npos) << out;
+    EXPECT_NE(out.find("local memory"), std::string::npos) << out;
+}
+
 TEST_F(FirSizeOption, SizedWindowsVerifyAgainstTheReference)
 {
     for (const int size : {5, 15})
