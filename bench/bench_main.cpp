@@ -630,6 +630,27 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<FirKernel>(context, image);
                         });
+        // The K*K pass by where it reads its pixels and by window, "kernel/fir/local/7x7/SIZE"
+        // (bench/plot.py charts time against radius from these; scripts/compare-gpu-libraries.sh
+        // finds them under kernel/fir/), and a separable 15x15's two passes beside them.
+        for (const FirVariant variant : {FirVariant::buffer, FirVariant::local, FirVariant::image})
+            for (const int k : {3, 7, 15}) {
+                if (!fir_variant_unavailable(suite.cl, variant, size.width, size.height).empty())
+                    continue;
+                register_kernel(suite, "fir",
+                                fir_variant_name(variant) + "/" + std::to_string(k) + "x" +
+                                    std::to_string(k),
+                                size, fir_needs,
+                                [variant, k](const OpenClContext& context, const Image& image) {
+                                    return std::make_shared<FirKernel>(context, image, variant, k);
+                                });
+            }
+        register_kernel(suite, "fir", "separable/15x15", size,
+                        {fir_needs.largest_buffer, fir_needs.total + float_pitched},
+                        [](const OpenClContext& context, const Image& image) {
+                            return std::make_shared<FirKernel>(context, image, FirVariant::buffer,
+                                                               15, true);
+                        });
         register_kernel(suite, "morphology", "square_dilate", size, morphology_needs,
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<MorphologyKernel>(
