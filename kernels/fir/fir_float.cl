@@ -4,6 +4,7 @@
 // up and to the left), handles every image size and border, and takes the weights as arguments,
 // so one build serves every filter. The contract is in kernels/fir/fir_reference.hpp.
 #include "border.cl"
+#include "fir_window.cl"
 
 // [Row term]
 // One input row's contribution to the four outputs x0 .. x0+3. Rows start on 64-byte boundaries
@@ -92,8 +93,6 @@ __kernel void fir_float(__global const float* restrict luminance, const int widt
 // in a __constant buffer, row-major, which every work-item reads in the same order, the access
 // pattern constant caches serve in one broadcast. The 3x3 kernel above keeps its three float4
 // arguments: its arithmetic, and so the default run's output, stays what it was.
-#include "fir_window.cl"
-
 inline float fir_pixel_kxk_with_border(__global const float* luminance, int width, int height,
                                        int row_pitch, int x, int y, __constant float* weights)
 {
@@ -121,6 +120,7 @@ __kernel void fir_float_kxk(__global const float* restrict luminance, const int 
                                                                   row_pitch, x, y, weights);
         return;
     }
+    // [KxK sums]
     // Each window row is K + 3 floats, read as K overlapping float4s (unaligned but for one:
     // the 3x3 kernel's register shuffles do not generalise), each scaled by its weight.
     float4 sum = 0.0f;
@@ -129,5 +129,6 @@ __kernel void fir_float_kxk(__global const float* restrict luminance, const int 
         for (int i = 0; i < WINDOW; ++i) sum += vload4(0, row + i) * weights[j * WINDOW + i];
     }
     *(__global float4*)(output + y * row_pitch + x0) = sum;
+    // [KxK sums]
 }
 // [Kernel KxK]

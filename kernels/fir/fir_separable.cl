@@ -68,6 +68,7 @@ __kernel void fir_columns(__global const float* restrict row_sums, const int wid
                                                                row_pitch, x, y, column_weights);
         return;
     }
+    // [Column sums]
     // x0 is a multiple of 4 and rows start on 64-byte boundaries: every load is one aligned
     // float4, the column's neighbours a row_pitch apart.
     const __global float* column = row_sums + (y - RADIUS) * row_pitch + x0;
@@ -75,5 +76,6 @@ __kernel void fir_columns(__global const float* restrict row_sums, const int wid
     for (int j = 0; j < WINDOW; ++j)
         sum += *(const __global float4*)(column + j * row_pitch) * column_weights[j];
     *(__global float4*)(output + y * row_pitch + x0) = sum;
+    // [Column sums]
 }
 // [Column pass]
