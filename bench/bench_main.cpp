@@ -19,7 +19,7 @@
 #include "kernels/morphology/morphology_filter.hpp"
 #include "kernels/morphology/morphology_tuning.hpp"
 #include "kernels/sobel/sobel_filter.hpp"
-#include "kernels/sobel/sobel_image.hpp"
+#include "kernels/image_views.hpp"
 #include "kernels/sobel/sobel_tuning.hpp"
 #include "common/runtime/transfers.hpp"
 #include "common/runtime/profiling.hpp"
@@ -181,17 +181,32 @@ private:
     std::string label_;
 };
 
+// A FIR filter's K*K pass in one variant (the 3x3 buffer kernel is fir_float's default), or
+// with `separable` a column-times-row window's two 1-D passes.
 class FirKernel final : public ShapeableKernel {
 public:
-    FirKernel(const OpenClContext& cl, const Image& image) : fir_(cl, Border::replicate)
+    FirKernel(const OpenClContext& cl, const Image& image, FirVariant variant = FirVariant::buffer,
+              int size = 3, bool separable = false)
+        : fir_(cl, Border::replicate,
+               separable ? box_coefficients(size) : full_window_coefficients(size),
+               MemoryMode::copy, variant)
     {
         fir_.upload(image);
+    }
+    // All weights 1 / K^2: a box blur, the plainest separable window.
+    static FirCoefficients box_coefficients(int size)
+    {
+        FirCoefficients box;
+        box.size = size;
+        box.numerators.assign(static_cast<std::size_t>(size * size), 1.0);
+        box.divisor = size * size;
+        return box;
     }
     void set_work_group(const WorkGroupShape& shape) override
     {
         fir_.set_work_group(shape.x, shape.y);
     }
-    double run_seconds() override { return device_seconds(fir_.run()); }
+    double run_seconds() override { return fir_.run_ms() / 1000; }
     std::uint64_t bytes_moved() const override { return fir_.bytes_moved(); }
 
 private:
@@ -404,6 +419,33 @@ AutoContest work_group_contest(const Tuned<WorkGroupShape>& tuned,
     return contest;
 }
 
+// A contest whose choice is a variant and a work-group shape (sobel, fir_float): auto's choice
+// and every candidate, one kernel per variant made on first use, its shapes taking turns on its
+// buffers, as in the tuner.
+template <typename Choice>
+AutoContest variant_contest(
+    const Choice& choice, const std::vector<Choice>& candidates,
+    const std::function<std::shared_ptr<ShapeableKernel>(decltype(Choice::variant))>& make,
+    const std::function<std::string(decltype(Choice::variant))>& name)
+{
+    std::map<decltype(Choice::variant), std::shared_ptr<ShapeableKernel>> kernels;
+    const auto kernel_of = [&](decltype(Choice::variant) variant) {
+        auto& kernel = kernels[variant];
+        if (!kernel) kernel = make(variant);
+        return kernel;
+    };
+    AutoContest contest{describe(choice), {},
+                        std::make_shared<WithShape>(kernel_of(choice.variant),
+                                                    WorkGroupShape{choice.group_x, choice.group_y})};
+    for (const Choice& candidate : candidates) {
+        const WorkGroupShape shape{candidate.group_x, candidate.group_y};
+        contest.candidates.push_back(
+            {name(candidate.variant) + "@" + shape_text(shape),
+             std::make_shared<WithShape>(kernel_of(candidate.variant), shape)});
+    }
+    return contest;
+}
+
 // A sample's pipeline on the host's clock: upload, kernels, download, finished when the result
 // is in host memory. Buffers are (re)allocated as the sample does it.
 using Pipeline = std::function<void(const Image&)>;
@@ -556,30 +598,24 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                               [size, images = runs_here(SobelVariant::image, size.width, size.height) &&
                                               images_from_buffers(suite.cl, pitch_for(size.width))](
                                   const OpenClContext& context, const Image& image) {
-            std::map<SobelVariant, std::shared_ptr<ShapeableKernel>> kernels;
-            const auto kernel_of = [&](SobelVariant variant) {
-                auto& kernel = kernels[variant];
-                if (!kernel) kernel = std::make_shared<SobelKernel>(context, variant, image);
-                return kernel;
-            };
-            const SobelChoice choice =
-                choose_sobel_kernel(context, Border::replicate, size.width, size.height).choice;
-            const WorkGroupShape auto_shape{choice.group_x, choice.group_y};
-            AutoContest contest{describe(choice), {},
-                                std::make_shared<WithShape>(kernel_of(choice.variant), auto_shape)};
-            for (const SobelChoice& candidate : sobel_candidates(true, images)) {
-                const WorkGroupShape shape{candidate.group_x, candidate.group_y};
-                contest.candidates.push_back(
-                    {variant_name(candidate.variant) + "@" + shape_text(shape),
-                     std::make_shared<WithShape>(kernel_of(candidate.variant), shape)});
-            }
-            return contest;
+            return variant_contest<SobelChoice>(
+                choose_sobel_kernel(context, Border::replicate, size.width, size.height).choice,
+                sobel_candidates(true, images),
+                [&](SobelVariant variant) {
+                    return std::make_shared<SobelKernel>(context, variant, image);
+                },
+                variant_name);
         });
         register_auto_contest(suite, "fir", size, fir_needs,
                               [size](const OpenClContext& context, const Image& image) {
-            return work_group_contest(
-                choose_fir_work_group(context, Border::replicate, size.width, size.height),
-                fir_candidates(), std::make_shared<FirKernel>(context, image));
+            // The image kernel only where auto's tuner lets it compete: not here (PoCL).
+            return variant_contest<FirChoice>(
+                choose_fir_kernel(context, Border::replicate, 3, size.width, size.height).choice,
+                fir_candidates(false),
+                [&](FirVariant variant) {
+                    return std::make_shared<FirKernel>(context, image, variant);
+                },
+                fir_variant_name);
         });
         register_auto_contest(suite, "morphology_diamond_dilate", size, morphology_needs,
                               [size](const OpenClContext& context, const Image& image) {
@@ -593,6 +629,27 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         register_kernel(suite, "fir", "fir_float", size, fir_needs,
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<FirKernel>(context, image);
+                        });
+        // The K*K pass by where it reads its pixels and by window, "kernel/fir/local/7x7/SIZE"
+        // (bench/plot.py charts time against radius from these; scripts/compare-gpu-libraries.sh
+        // finds them under kernel/fir/), and a separable 15x15's two passes beside them.
+        for (const FirVariant variant : {FirVariant::buffer, FirVariant::local, FirVariant::image})
+            for (const int k : {3, 7, 15}) {
+                if (!fir_variant_unavailable(suite.cl, variant, size.width, size.height).empty())
+                    continue;
+                register_kernel(suite, "fir",
+                                fir_variant_name(variant) + "/" + std::to_string(k) + "x" +
+                                    std::to_string(k),
+                                size, fir_needs,
+                                [variant, k](const OpenClContext& context, const Image& image) {
+                                    return std::make_shared<FirKernel>(context, image, variant, k);
+                                });
+            }
+        register_kernel(suite, "fir", "separable/15x15", size,
+                        {fir_needs.largest_buffer, fir_needs.total + float_pitched},
+                        [](const OpenClContext& context, const Image& image) {
+                            return std::make_shared<FirKernel>(context, image, FirVariant::buffer,
+                                                               15, true);
                         });
         register_kernel(suite, "morphology", "square_dilate", size, morphology_needs,
                         [](const OpenClContext& context, const Image& image) {

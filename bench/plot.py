@@ -46,8 +46,9 @@ def load(path):
             "name": name,
             "kind": parts[0],
             "filter": parts[1] if len(parts) > 1 else "",
-            "variant": parts[2] if len(parts) > 2 else "",
-            "size": parts[3] if len(parts) > 3 else "",
+            # kernel/fir/local/7x7/SIZE: the variant is everything between filter and size.
+            "variant": "/".join(parts[2:-1]) if len(parts) > 3 else (parts[2] if len(parts) > 2 else ""),
+            "size": parts[-1] if len(parts) > 3 else "",
             "error": entry.get("error_message") if entry.get("error_occurred") else None,
             "label": entry.get("label"),
         }
@@ -325,6 +326,28 @@ def charts(context, records, out_dir, prefix):
         axis.set_title(filter_name)
         axis.set_ylabel("Mpix/s (log)")
     save(figure, "throughput")
+
+    # The FIR window's cost by radius, per variant (kernel/fir/VARIANT/KxK/SIZE), on the largest
+    # size measured: K*K work per output for the buffer, local and image passes, 2K separable.
+    windows = {}
+    for r in rows:
+        match = re.fullmatch(r"(\w+)/([0-9]+)x[0-9]+", r["variant"])
+        if r["kind"] == "kernel" and r["filter"] == "fir" and match and r["median_ms"]:
+            windows.setdefault(r["size"], {}).setdefault(match.group(1), []).append(
+                (int(match.group(2)) // 2, r["median_ms"]))
+    if windows:
+        size = max(windows, key=pixels)
+        figure, axis = plt.subplots(figsize=(6, 4.5))
+        figure.suptitle(f"FIR kernel time against radius, {size} — {device}", fontsize=11)
+        for i, (variant, points) in enumerate(sorted(windows[size].items())):
+            points.sort()
+            axis.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+                      label=variant, color=colours[i % len(colours)])
+        axis.set_xlabel("radius (K = 2 x radius + 1)")
+        axis.set_ylabel("median ms (log)")
+        axis.set_yscale("log")
+        axis.legend(fontsize=8)
+        save(figure, "fir-radius")
     return written
 
 

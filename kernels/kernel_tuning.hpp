@@ -97,6 +97,19 @@ struct Contestants {
     std::function<cl::Event(Choice&)> launch;
 };
 
+// A contest's launch of a filter whose choice is a variant and a work-group shape: `filter` runs
+// once in `candidate`'s shape, and the candidate keeps the shape that really ran (the launch may
+// shrink one the device cannot run).
+template <typename Filter, typename Choice>
+cl::Event launch_in_shape(Filter& filter, Choice& candidate)
+{
+    filter.set_work_group(candidate.group_x, candidate.group_y);
+    cl::Event event = filter.run();
+    candidate.group_x = filter.launch_size().local[0];
+    candidate.group_y = filter.launch_size().local[1];
+    return event;
+}
+
 template <typename Choice>
 struct TuningRecipe {
     std::string key;  // the cache line's: filter, what else matters, size class, device

@@ -49,4 +49,14 @@ LaunchSize launch_size_1d(const cl::Kernel& kernel, const cl::Device& device, st
     return {cl::NDRange(divide_round_up(items, local) * local), cl::NDRange(local)};
 }
 
+void check_local_memory(const cl::Device& device, std::size_t x, std::size_t y,
+                        std::uint64_t tile_bytes)
+{
+    const std::uint64_t available = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    if (tile_bytes > available)
+        throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) +
+                         ": the local variant's tile needs " + std::to_string(tile_bytes) +
+                         " bytes of local memory, this device has " + std::to_string(available));
+}
+
 }  // namespace sdk

@@ -2,6 +2,7 @@
 #include "common/runtime/opencl.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace sdk {
@@ -26,6 +27,11 @@ std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& devic
 // user's back (the launch would then differ from the one printed and timed).
 void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x,
                       std::size_t y, const std::string& kernel_name);
+
+// Refuses (UsageError) a work-group of `x` x `y` whose local-memory tile needs `tile_bytes`,
+// more than `device` has (CL_DEVICE_LOCAL_MEM_SIZE), naming both.
+void check_local_memory(const cl::Device& device, std::size_t x, std::size_t y,
+                        std::uint64_t tile_bytes);
 
 // `items_x` x `items_y` work-items in groups of up to `preferred_x` x `preferred_y`, shrunk to
 // what the kernel allows on the device (CL_KERNEL_WORK_GROUP_SIZE).

@@ -2,6 +2,7 @@
 
 #include "common/runtime/errors.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <iomanip>
@@ -13,16 +14,15 @@ namespace sdk {
 
 double FirCoefficients::weight(int row, int column) const
 {
-    return numerators[static_cast<std::size_t>(row * 3 + column)] / divisor;
+    return numerators[static_cast<std::size_t>(row * size + column)] / divisor;
 }
 
-std::array<float, 9> FirCoefficients::float_weights() const
+std::vector<float> FirCoefficients::float_weights() const
 {
-    std::array<float, 9> weights{};
-    for (int row = 0; row < 3; ++row)
-        for (int column = 0; column < 3; ++column)
-            weights[static_cast<std::size_t>(row * 3 + column)] =
-                static_cast<float>(weight(row, column));
+    std::vector<float> weights;
+    for (int row = 0; row < size; ++row)
+        for (int column = 0; column < size; ++column)
+            weights.push_back(static_cast<float>(weight(row, column)));
     return weights;
 }
 
@@ -36,10 +36,12 @@ double FirCoefficients::weight_sum() const
 std::string FirCoefficients::to_string() const
 {
     std::ostringstream text;
+    const auto k = static_cast<std::size_t>(size);
+    const std::size_t shown = std::min<std::size_t>(k, 3) * k;
     text << "[";
-    for (std::size_t i = 0; i < numerators.size(); ++i)
-        text << numerators[i] << (i == 8 ? "" : i % 3 == 2 ? "; " : " ");
-    text << "] / " << divisor;
+    for (std::size_t i = 0; i < shown; ++i)
+        text << numerators[i] << (i + 1 == shown ? "" : i % k == k - 1 ? "; " : " ");
+    text << (shown < numerators.size() ? "; ...] / " : "] / ") << divisor;
     return text.str();
 }
 
@@ -83,17 +85,31 @@ std::string short_number(double value)
 
 }  // namespace
 
-FirCoefficients parse_fir_coefficients(const std::string& numerators, double divisor)
+void check_fir_size(int size)
 {
+    if (size < kSmallestFirSize || size > kLargestFirSize || size % 2 == 0)
+        throw UsageError("--size must be an odd number from " + std::to_string(kSmallestFirSize) +
+                         " to " + std::to_string(kLargestFirSize) + ", got " +
+                         std::to_string(size));
+}
+
+FirCoefficients parse_fir_coefficients(const std::string& numerators, double divisor, int size)
+{
+    check_fir_size(size);
     const std::vector<std::string> items = split_at_commas(numerators);
-    if (items.size() != 9)
-        throw UsageError("--coefficients takes 9 numbers separated by commas (row-major 3x3), got " +
-                         std::to_string(items.size()));
+    const auto count = static_cast<std::size_t>(size * size);
+    const std::string k = std::to_string(size);
+    if (items.size() != count)
+        throw UsageError("--coefficients takes " + std::to_string(count) +
+                         " numbers separated by commas (row-major " + k + "x" + k + ", --size " +
+                         k + "), got " + std::to_string(items.size()));
     if (divisor == 0 || !std::isfinite(divisor))
         throw UsageError("--divisor must be a non-zero number");
 
     FirCoefficients coefficients;
-    for (std::size_t i = 0; i < items.size(); ++i) coefficients.numerators[i] = parse_number(items[i]);
+    coefficients.size = size;
+    coefficients.numerators.clear();
+    for (const auto& item : items) coefficients.numerators.push_back(parse_number(item));
     coefficients.divisor = divisor;
     // The kernel multiplies in float: a weight such as 1e300 / 1 would reach it as infinity.
     for (const float weight : coefficients.float_weights())

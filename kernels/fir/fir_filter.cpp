@@ -4,12 +4,14 @@
 #include "common/runtime/kernel_args.hpp"
 #include "common/runtime/transfers.hpp"
 #include "common/runtime/program.hpp"
+#include "kernels/image_views.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace sdk {
 
@@ -18,39 +20,184 @@ namespace {
 // Outputs per work-item along a row: one float4.
 constexpr std::size_t kOutputsPerItem = 4;
 
+const char* program_file(FirVariant variant)
+{
+    switch (variant) {
+    case FirVariant::local: return "fir_local.cl";
+    case FirVariant::image: return "fir_image.cl";
+    default: return "fir_float.cl";
+    }
+}
+
+std::string kernel_name(FirVariant variant, int size)
+{
+    switch (variant) {
+    case FirVariant::local: return "fir_local";
+    case FirVariant::image: return "fir_image";
+    default: return size == 3 ? "fir_float" : "fir_float_kxk";
+    }
+}
+
+// `values` as floats in a new read-only buffer (the kernels read it as __constant).
+cl::Buffer constant_floats(const OpenClContext& cl, const std::vector<float>& values,
+                           const std::string& what)
+{
+    const std::size_t bytes = values.size() * sizeof(cl_float);
+    cl::Buffer buffer = create_image_buffer(cl, MemoryMode::copy, CL_MEM_READ_ONLY, bytes, what);
+    upload_bytes(cl, MemoryMode::copy, buffer, values.data(), bytes, what);
+    return buffer;
+}
+
+std::vector<float> to_floats(const std::vector<double>& values)
+{
+    return std::vector<float>(values.begin(), values.end());
+}
+
 }  // namespace
 
-FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficients& coefficients,
-                     MemoryMode memory)
-    : cl_(cl), memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
+std::string fir_variant_name(FirVariant variant)
 {
-    program_ = build_program(cl_, "fir_float.cl", border_build_option(border));
-    while_doing("creating kernel fir_float", [&] { kernel_ = create_kernel(program_, "fir_float"); });
+    switch (variant) {
+    case FirVariant::local: return "local";
+    case FirVariant::image: return "image";
+    default: return "buffer";
+    }
+}
+
+FirVariant fir_variant_named(const std::string& name)
+{
+    for (const auto variant : {FirVariant::buffer, FirVariant::local, FirVariant::image})
+        if (fir_variant_name(variant) == name) return variant;
+    throw UsageError("--variant: '" + name + "' is not buffer, local, image or auto");
+}
+
+std::string fir_variant_unavailable(const OpenClContext& cl, FirVariant variant,
+                                    std::size_t width, std::size_t height)
+{
+    if (variant != FirVariant::image) return "";
+    return luminance_image_unavailable(cl, width, height, kLuminanceFloats);
+}
+
+FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficients& coefficients,
+                     MemoryMode memory, FirVariant variant)
+    : cl_(cl),
+      memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory),
+      border_(border),
+      size_(coefficients.size),
+      variant_(variant),
+      kernel_name_(kernel_name(variant, size_))
+{
+    check_fir_size(size_);
+    const std::string unavailable = fir_variant_unavailable(cl_, variant_, 0, 0);
+    if (!unavailable.empty())
+        throw std::runtime_error("the " + fir_variant_name(variant_) + " FIR variant: " + unavailable);
+    program_ = build_program(cl_, program_file(variant_), fir_build_options(border, size_));
+    while_doing("creating kernel " + kernel_name_, [&] {
+        kernel_ = create_kernel(program_, kernel_name_);
+        if (variant_ == FirVariant::image)
+            image_copy_kernel_ = create_kernel(program_, "luminance_to_float_image");
+    });
     set_coefficients(coefficients);
+}
+
+std::string fir_build_options(Border border, int size)
+{
+    return border_build_option(border) + " -DRADIUS=" + std::to_string(size / 2);
 }
 
 void FirFilter::set_coefficients(const FirCoefficients& coefficients)
 {
+    if (coefficients.size != size_)
+        throw std::invalid_argument("FirFilter::set_coefficients: " +
+                                    std::to_string(coefficients.size) + "x" +
+                                    std::to_string(coefficients.size) +
+                                    " weights for a filter built for " + std::to_string(size_) +
+                                    "x" + std::to_string(size_));
     // [Weights]
-    // One float4 per window row (.s3 unused), rounded to float once here.
-    const std::array<float, 9> weights = coefficients.float_weights();
-    for (std::size_t r = 0; r < weight_rows_.size(); ++r)
+    // Rounded to float once here. The 3x3 buffer kernel takes one float4 per window row (.s3
+    // unused): its arithmetic, and so the default run's output, is what it always was. Every
+    // other K*K kernel reads all K*K from one small buffer as __constant.
+    const std::vector<float> weights = coefficients.float_weights();
+    for (std::size_t r = 0; r < weight_rows_.size() && size_ == 3; ++r)
         weight_rows_[r] = cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
+    weights_ = constant_floats(cl_, weights, "the weights");
     // [Weights]
+    factors_ = separate(coefficients);
+    if (factors_) {
+        if (!separable_program_()) {
+            separable_program_ =
+                build_program(cl_, "fir_separable.cl", fir_build_options(border_, size_));
+            while_doing("creating the separable kernels", [&] {
+                row_kernel_ = create_kernel(separable_program_, "fir_rows");
+                column_kernel_ = create_kernel(separable_program_, "fir_columns");
+            });
+        }
+        row_weights_ = constant_floats(cl_, to_floats(factors_->row), "the row weights");
+        column_weights_ = constant_floats(cl_, to_floats(factors_->column), "the column weights");
+    }
     // Before the first upload there is nothing else to bind: upload binds everything.
     if (output_()) bind_arguments();
 }
 
+void FirFilter::allow_separable(bool allowed)
+{
+    separable_allowed_ = allowed;
+    if (output_()) bind_arguments();
+}
+
+std::string FirFilter::describe_path() const
+{
+    if (separable()) return describe_separable(size_);
+    const std::string k = std::to_string(size_);
+    return fir_variant_name(variant_) + " " + k + "x" + k + " pass";
+}
+
 void FirFilter::bind_arguments()
 {
+    const auto width = static_cast<cl_int>(width_);
+    const auto height = static_cast<cl_int>(height_);
+    const auto pitch = static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float));
+    if (separable()) {
+        bind_separable_arguments();
+        return;
+    }
     // [Arguments]
-    // In the order of fir_float's signature (kernels/fir/fir_float.cl), written once here.
+    // In the order of each kernel's signature (kernels/fir/*.cl), written once here.
     while_doing("setting the FIR kernel's arguments", [&] {
-        set_args(kernel_, luminance_, static_cast<cl_int>(width_), static_cast<cl_int>(height_),
-                 static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)), weight_rows_[0],
-                 weight_rows_[1], weight_rows_[2], output_);
+        if (variant_ == FirVariant::image)
+            set_args(kernel_, luminance_image_, width, height, pitch, weights_, output_);
+        else if (size_ == 3 && variant_ == FirVariant::buffer)
+            set_args(kernel_, luminance_, width, height, pitch, weight_rows_[0], weight_rows_[1],
+                     weight_rows_[2], output_);
+        else
+            set_args(kernel_, luminance_, width, height, pitch, weights_, output_);
     });
     // [Arguments]
+}
+
+void FirFilter::bind_separable_arguments()
+{
+    const auto width = static_cast<cl_int>(width_);
+    const auto height = static_cast<cl_int>(height_);
+    const auto pitch = static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float));
+    // Made the first time weights are separable, and again only when a larger image needs more.
+    const std::size_t bytes = row_pitch_bytes_ * height_;
+    if (row_sums_bytes_ < bytes) {
+        row_sums_ = create_image_buffer(cl_, MemoryMode::copy, CL_MEM_READ_WRITE, bytes,
+                                        "the row sums");
+        row_sums_bytes_ = bytes;
+        // Zeroed once from the host, though the row pass writes every row sum the column pass
+        // reads (a test poisons them to prove it): oclgrind 21.10 reports a buffer made again
+        // where an earlier one lay, written by one kernel and read by the next, as uninitialised.
+        const std::vector<cl_float> zeros(bytes / sizeof(cl_float), 0.0f);
+        while_doing("zeroing the row sums", [&] {
+            cl_.queue.enqueueWriteBuffer(row_sums_, CL_TRUE, 0, bytes, zeros.data());
+        });
+    }
+    while_doing("setting the separable passes' arguments", [&] {
+        set_args(row_kernel_, luminance_, width, height, pitch, row_weights_, row_sums_);
+        set_args(column_kernel_, row_sums_, width, height, pitch, column_weights_, output_);
+    });
 }
 
 RowFootprint FirFilter::row_footprint(std::size_t width)
@@ -80,13 +227,34 @@ void FirFilter::allocate(std::size_t width, std::size_t height)
     luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the luminance");
     output_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the output");
 
+    if (variant_ == FirVariant::image) {
+        const std::string size = std::to_string(width) + "x" + std::to_string(height);
+        const std::string unavailable = fir_variant_unavailable(cl_, variant_, width, height);
+        if (!unavailable.empty())
+            throw std::runtime_error("the image FIR variant on an image of " + size + ": " +
+                                     unavailable);
+        while_doing("creating the luminance image", [&] {
+            luminance_image_ = image_view_of(cl_, luminance_, width, height, row_pitch_bytes_,
+                                             kLuminanceFloats);
+            image_is_view_ = luminance_image_() != nullptr;
+            if (!image_is_view_) {
+                luminance_image_ = cl::Image2D(cl_.context, CL_MEM_READ_WRITE,
+                                               cl::ImageFormat(CL_R, CL_FLOAT), width, height);
+                set_args(image_copy_kernel_, luminance_, static_cast<cl_int>(width),
+                         static_cast<cl_int>(height),
+                         static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)),
+                         luminance_image_);
+            }
+        });
+    }
     size_launch();
     bind_arguments();
 }
 
 void FirFilter::set_work_group(std::size_t x, std::size_t y)
 {
-    check_work_group(kernel_, cl_.device, x, y, "fir_float");
+    check_work_group(kernel_, cl_.device, x, y, kernel_name_);
+    if (variant_ == FirVariant::local) check_local_memory(cl_.device, x, y, local_tile_bytes(x, y));
     work_group_x_ = x;
     work_group_y_ = y;
     if (width_ > 0) size_launch();
@@ -99,7 +267,21 @@ void FirFilter::size_launch()
     launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, kOutputsPerItem),
                              height_, work_group_x_, work_group_y_);
     // [Work size]
+    if (variant_ == FirVariant::local) {
+        // The tile for the shape that really runs (launch_size_2d may shrink the one asked for).
+        const std::size_t tile_bytes = local_tile_bytes(launch_.local[0], launch_.local[1]);
+        while_doing("setting the local tile's size", [&] { kernel_.setArg(6, cl::Local(tile_bytes)); });
+    }
 }
+
+// The local variant's tile: a group of x by y work-items covers 4x by y outputs, plus the
+// RADIUS-pixel halo all round (kernels/fir/fir_local.cl).
+std::size_t FirFilter::local_tile_bytes(std::size_t group_x, std::size_t group_y) const
+{
+    const auto halo = static_cast<std::size_t>(size_ - 1);
+    return (kOutputsPerItem * group_x + halo) * (group_y + halo) * sizeof(cl_float);
+}
+
 
 namespace {
 
@@ -163,21 +345,58 @@ Image FirFilter::download_luminance()
 
 void FirFilter::fill_output(float value)
 {
+    // Written from the host rather than with clEnqueueFillBuffer: under oclgrind 21.10 a filled
+    // buffer's later contents are reported as uninitialised (as kernels/sobel/sobel_filter.cpp
+    // found; here the separable passes' edge stores were).
+    const std::vector<cl_float> poison(row_pitch_bytes_ * height_ / sizeof(cl_float), value);
     while_doing("filling the output buffer", [&] {
-        const cl_float pattern = value;
-        cl_.queue.enqueueFillBuffer(output_, pattern, 0, row_pitch_bytes_ * height_);
+        cl_.queue.enqueueWriteBuffer(output_, CL_TRUE, 0, row_pitch_bytes_ * height_, poison.data());
     });
+}
+
+cl::Event FirFilter::enqueue(const cl::Kernel& kernel, const std::string& name,
+                             const LaunchSize& launch)
+{
+    cl::Event event;
+    while_doing("running kernel " + name, [&] {
+        cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local, nullptr,
+                                       &event);
+        cl_.record(kernel, event);
+    });
+    last_events_.push_back(event);
+    return event;
 }
 
 cl::Event FirFilter::run()
 {
-    cl::Event event;
-    while_doing("running kernel fir_float", [&] {
-        cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch_.global, launch_.local,
-                                       nullptr, &event);
-        cl_.record(kernel_, event);
-    });
-    return event;
+    last_events_.clear();
+    if (separable()) {
+        // The 1-D passes launch as the 2-D kernel does: 4 outputs per work-item along a row.
+        enqueue(row_kernel_, "fir_rows", launch_);
+        return enqueue(column_kernel_, "fir_columns", launch_);
+    }
+    if (variant_ == FirVariant::image && !image_is_view_) {
+        // The conversions (and the tuner) write the luminance buffer; the image is its copy.
+        enqueue(image_copy_kernel_, "luminance_to_float_image",
+                launch_size_2d(image_copy_kernel_, cl_.device, width_, height_));
+    }
+    return enqueue(kernel_, kernel_name_, launch_);
+}
+
+double FirFilter::run_ms()
+{
+    run().wait();
+    double total = 0;
+    for (const cl::Event& event : last_events_) total += event_times(event).run_ms;
+    return total;
+}
+
+Statistics FirFilter::time_runs(unsigned iterations)
+{
+    run_ms();  // the first launch pays for lazy compilation and allocation
+    std::vector<double> samples;
+    for (unsigned i = 0; i < iterations; ++i) samples.push_back(run_ms());
+    return summarize(samples);
 }
 
 std::vector<float> FirFilter::download()

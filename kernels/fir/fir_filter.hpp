@@ -6,25 +6,58 @@
 #include "common/imageio/image.hpp"
 #include "common/runtime/work_size.hpp"
 #include "kernels/fir/fir_coefficients.hpp"
+#include "kernels/fir/fir_separable.hpp"
+#include "common/runtime/profiling.hpp"
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace sdk {
 
-// Runs the fir_float kernel (kernels/fir/fir_float.cl) on the device: build once for a border, then
-// set any coefficients, upload an image, run, read back. The host side of the technique; the
-// sample's main.cpp tells the story around it.
+// Where the K*K pass reads its pixels from: a buffer (kernels/fir/fir_float.cl), a tile in local
+// memory (fir_local.cl) or an image through a sampler (fir_image.cl). docs/memory.md compares them.
+enum class FirVariant { buffer, local, image };
+std::string fir_variant_name(FirVariant variant);  // "buffer", "local", "image"
+// The variant called `name`; UsageError otherwise.
+FirVariant fir_variant_named(const std::string& name);
+// Why `variant` cannot run on this device for a `width` x `height` image (only the image
+// variant has such limits: image support, one-channel float images, the largest image), or "".
+std::string fir_variant_unavailable(const OpenClContext& cl, FirVariant variant,
+                                    std::size_t width, std::size_t height);
+
+// The build options of kernels/fir/*.cl: the border by name and the window's radius,
+// "-DBORDER_REPLICATE -DRADIUS=2" for 5x5.
+std::string fir_build_options(Border border, int size);
+
+// Runs a FIR filter on the device: build once for a border, window size and variant, then set
+// any coefficients of that size, upload an image, run, read back. Weights that are an outer
+// product run as two 1-D passes (kernels/fir/fir_separable.cl) unless separable paths are
+// turned off; others run the variant's K*K kernel (the buffer variant's is fir_float for 3x3,
+// fir_float_kxk for larger windows). The host side of the technique; the sample's main.cpp
+// tells the story around it.
 class FirFilter {
 public:
-    // `memory`: MemoryMode::map or MemoryMode::copy (host_memory.hpp).
+    // `memory`: MemoryMode::map or MemoryMode::copy (host_memory.hpp). The coefficients' size
+    // is built in (-DRADIUS); their values are not.
     FirFilter(const OpenClContext& cl, Border border,
               const FirCoefficients& coefficients = FirCoefficients{},
-              MemoryMode memory = MemoryMode::copy);
+              MemoryMode memory = MemoryMode::copy, FirVariant variant = FirVariant::buffer);
 
-    // New weights for the next run; the program is not rebuilt (they are kernel arguments).
+    // New weights of the same size for the next run; the program is not rebuilt (they are
+    // kernel arguments, or a buffer). Another size throws std::invalid_argument.
     void set_coefficients(const FirCoefficients& coefficients);
+    // Whether separable weights may take the two-pass path (default true). The tuner and the
+    // verdict turn it off to time the K*K variants themselves.
+    void allow_separable(bool allowed);
+    // Whether the next run takes the two-pass path.
+    bool separable() const { return factors_.has_value() && separable_allowed_; }
+    // One line for the sample's log: "separable: 15x1 row pass then 1x15 column pass", or
+    // "buffer 15x15 pass".
+    std::string describe_path() const;
+    FirVariant variant() const { return variant_; }
     // Allocates device buffers for this image size and puts the luminance in as floats; returns
     // when the data is on the device.
     void upload(const Image& luminance);
@@ -36,6 +69,9 @@ public:
     static RowFootprint row_footprint(std::size_t width);
     const cl::Buffer& luminance_buffer() const { return luminance_; }
     const cl::Buffer& output_buffer() const { return output_; }
+    // The separable path's row sums (the row pass's output, the column pass's input), laid out
+    // as the output; empty until weights are separable.
+    const cl::Buffer& row_sums_buffer() const { return row_sums_; }
     std::size_t float_pitch() const { return row_pitch_bytes_ / sizeof(cl_float); }
     Image download_luminance();
     // Fills the output with `value` (tests poison it with NaN so that pixels a kernel skips show).
@@ -43,31 +79,65 @@ public:
     // The work-group shape, 32x8 unless set (--work-group, or what --variant auto tuned). A
     // shape the kernel cannot run on this device is a UsageError naming the limit.
     void set_work_group(std::size_t x, std::size_t y);
-    // One run of the kernel over the uploaded image; the event times it.
+    // One run over the uploaded image: the K*K kernel (the image variant's copy into its image
+    // first, where it cannot view the buffer), or the row pass then the column pass. The
+    // event is the last kernel's; run_ms() times all of a run.
     cl::Event run();
+    // One run, waited for: the device time of all its kernels, in ms.
+    double run_ms();
+    // `iterations` runs after a warm-up run, each timed by run_ms.
+    Statistics time_runs(unsigned iterations);
 
     // The filtered image, float32, one value per pixel, rows top-down.
     std::vector<float> download();
 
     const LaunchSize& launch_size() const { return launch_; }
-    // Bytes the kernel must move: the float image read once and the float output written once.
-    std::uint64_t bytes_moved() const { return 8 * pixel_count(); }
+    std::size_t width() const { return width_; }  // of the image allocated for
+    std::size_t height() const { return height_; }
+    // Bytes the kernels must move: the float image read once and the float output written once,
+    // and on the separable path the row sums written and read once more.
+    std::uint64_t bytes_moved() const { return (separable() ? 16 : 8) * pixel_count(); }
     std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
 
 private:
     // Sets all of fir_float's arguments in one call; after upload, since the buffers and sizes
     // are among them.
     void bind_arguments();
+    void bind_separable_arguments();
     void size_launch();
+    std::size_t local_tile_bytes(std::size_t group_x, std::size_t group_y) const;
+    cl::Event enqueue(const cl::Kernel& kernel, const std::string& name, const LaunchSize& launch);
 
     OpenClContext cl_;
     MemoryMode memory_;
+    Border border_;
+    int size_;                 // K, built in
+    FirVariant variant_;
+    std::string kernel_name_;
     cl::Program program_;
     cl::Kernel kernel_;
     cl::Buffer luminance_;
     cl::Buffer output_;
-    // The weights as the kernel takes them: one float4 per window row (above, here, below).
+    // The weights as the kernels take them. The 3x3 buffer kernel: one float4 per window row
+    // (above, here, below). Every other K*K kernel: all K*K, row-major, read as __constant.
     std::array<cl_float4, 3> weight_rows_{};
+    cl::Buffer weights_;
+    // The image variant: its image of the luminance (a view of the buffer, or a copy each run).
+    cl::Image2D luminance_image_;
+    cl::Kernel image_copy_kernel_;
+    bool image_is_view_ = false;
+    // The separable path: the factors, their float buffers, the two passes' program (built the
+    // first time weights are separable) and the row sums between the passes.
+    std::optional<SeparableWeights> factors_;
+    bool separable_allowed_ = true;
+    cl::Program separable_program_;
+    cl::Kernel row_kernel_;
+    cl::Kernel column_kernel_;
+    cl::Buffer row_weights_;
+    cl::Buffer column_weights_;
+    cl::Buffer row_sums_;
+    std::size_t row_sums_bytes_ = 0;
+    std::vector<cl::Event> last_events_;  // the last run's kernels, for run_ms
     LaunchSize launch_;
     std::size_t work_group_x_ = 32;
     std::size_t work_group_y_ = 8;

@@ -4,6 +4,7 @@
 // up and to the left), handles every image size and border, and takes the weights as arguments,
 // so one build serves every filter. The contract is in kernels/fir/fir_reference.hpp.
 #include "border.cl"
+#include "fir_window.cl"
 
 // [Row term]
 // One input row's contribution to the four outputs x0 .. x0+3. Rows start on 64-byte boundaries
@@ -85,3 +86,49 @@ __kernel void fir_float(__global const float* restrict luminance, const int widt
     *(__global float4*)(output + offset) = accumulator;
 }
 // [Kernel]
+
+// [Kernel KxK]
+// Any odd window K = 2 * RADIUS + 1 (RADIUS comes from the build options, -DRADIUS=r, so that
+// the compiler can unroll both loops). The K*K weights are too many for arguments: they arrive
+// in a __constant buffer, row-major, which every work-item reads in the same order, the access
+// pattern constant caches serve in one broadcast. The 3x3 kernel above keeps its three float4
+// arguments: its arithmetic, and so the default run's output, stays what it was.
+inline float fir_pixel_kxk_with_border(__global const float* luminance, int width, int height,
+                                       int row_pitch, int x, int y, __constant float* weights)
+{
+    if (!fir_computed(x, y, width, height)) return 0.0f;
+    float sum = 0.0f;
+    for (int j = 0; j < WINDOW; ++j)
+        sum += window_row_with_border(luminance, width, height, row_pitch, x, y - RADIUS + j,
+                                      weights + j * WINDOW);
+    return sum;
+}
+
+__kernel void fir_float_kxk(__global const float* restrict luminance, const int width,
+                            const int height, const int row_pitch, __constant float* weights,
+                            __global float* restrict output)
+{
+    const int x0 = get_global_id(0) * 4;
+    const int y = get_global_id(1);
+    if (x0 >= width || y >= height) return;
+
+    const bool interior = x0 >= RADIUS && x0 + 3 + RADIUS < width && y >= RADIUS &&
+                          y + RADIUS < height;
+    if (!interior) {
+        for (int x = x0; x < min(x0 + 4, width); ++x)
+            output[y * row_pitch + x] = fir_pixel_kxk_with_border(luminance, width, height,
+                                                                  row_pitch, x, y, weights);
+        return;
+    }
+    // [KxK sums]
+    // Each window row is K + 3 floats, read as K overlapping float4s (unaligned but for one:
+    // the 3x3 kernel's register shuffles do not generalise), each scaled by its weight.
+    float4 sum = 0.0f;
+    for (int j = 0; j < WINDOW; ++j) {
+        const __global float* row = luminance + (y - RADIUS + j) * row_pitch + x0 - RADIUS;
+        for (int i = 0; i < WINDOW; ++i) sum += vload4(0, row + i) * weights[j * WINDOW + i];
+    }
+    *(__global float4*)(output + y * row_pitch + x0) = sum;
+    // [KxK sums]
+}
+// [Kernel KxK]

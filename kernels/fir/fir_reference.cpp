@@ -1,5 +1,7 @@
 #include "kernels/fir/fir_reference.hpp"
 
+#include "kernels/fir/fir_separable.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,6 +13,7 @@ std::vector<double> fir_reference(const Image& luminance, const FirCoefficients&
 {
     const auto width = static_cast<std::ptrdiff_t>(luminance.width);
     const auto height = static_cast<std::ptrdiff_t>(luminance.height);
+    const int r = coefficients.radius();
     std::vector<double> result(luminance.pixels.size(), 0.0);
 
     // L(x, y) with the border's substitute outside the image.
@@ -20,11 +23,11 @@ std::vector<double> fir_reference(const Image& luminance, const FirCoefficients&
 
     for (std::ptrdiff_t y = 0; y < height; ++y) {
         for (std::ptrdiff_t x = 0; x < width; ++x) {
-            if (!computed_with_border(luminance, x, y, 1, border)) continue;
+            if (!computed_with_border(luminance, x, y, r, border)) continue;
             double sum = 0.0;
-            for (int j = -1; j <= 1; ++j)
-                for (int i = -1; i <= 1; ++i)
-                    sum += coefficients.weight(j + 1, i + 1) * L(x + i, y + j);
+            for (int j = -r; j <= r; ++j)
+                for (int i = -r; i <= r; ++i)
+                    sum += coefficients.weight(j + r, i + r) * L(x + i, y + j);
             result[static_cast<std::size_t>(y * width + x)] = sum;
         }
     }
@@ -61,7 +64,10 @@ std::vector<std::uint8_t> to_8bit(const std::vector<float>& values)
 double fir_tolerance(const FirCoefficients& coefficients)
 {
     constexpr double kFloatRounding = 1.0 / (1 << 24);  // 2^-24, half a float's last digit
-    return kFirTolerance + 10 * kFloatRounding * largest_output(coefficients);
+    const int k = coefficients.size;
+    const int separable_roundings = separate(coefficients) ? 2 * k + 10 : 0;
+    return kFirTolerance +
+           (k * k + 1 + separable_roundings) * kFloatRounding * largest_output(coefficients);
 }
 
 }  // namespace sdk

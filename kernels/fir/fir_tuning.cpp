@@ -1,41 +1,180 @@
 #include "kernels/fir/fir_tuning.hpp"
 
-#include "kernels/fir/fir_filter.hpp"
+#include "common/runtime/errors.hpp"
+#include "common/runtime/transfers.hpp"
+#include "kernels/image_views.hpp"
 
+#include <map>
 #include <memory>
 
 namespace sdk {
 
-std::vector<WorkGroupShape> fir_candidates()
+namespace {
+
+constexpr FirVariant kVariants[] = {FirVariant::buffer, FirVariant::local, FirVariant::image};
+
+bool images_available(const OpenClContext& cl, ImageSize size)
 {
-    return work_group_candidates({32, 8});
+    return fir_variant_unavailable(cl, FirVariant::image, size.width, size.height).empty();
 }
 
-std::string fir_tuning_key(const std::string& device, Border border, SizeClass size_class)
+bool image_competes(const OpenClContext& cl, ImageSize size)
 {
-    return "fir_float | border " + border_name(border) + " | " + key_part(size_class) + " | " +
-           device;
+    return images_available(cl, size) &&
+           images_from_buffers(cl, pitch_for(size.width * sizeof(cl_float)), sizeof(cl_float));
 }
 
-FirTuningResult choose_fir_work_group(const OpenClContext& cl, Border border, std::size_t width,
-                                      std::size_t height, Tuning tuning)
+std::vector<FirVariant> variants_of(const std::vector<FirChoice>& candidates)
 {
-    const SizeClass size_class = size_class_of(width, height);
-    auto recipe = work_group_recipe(fir_tuning_key(device_key(cl.device), border, size_class));
-    recipe.prepare = [&](ImageSize size) {
-        auto fir = std::make_shared<FirFilter>(cl, border);
-        fir->allocate(size.width, size.height);
-        fill_random(cl, fir->luminance_buffer(), RandomValues::floats);
-        Contestants<WorkGroupShape> contestants;
-        contestants.candidates = runnable_shapes(
-            fir_candidates(), [&](std::size_t x, std::size_t y) { fir->set_work_group(x, y); });
-        contestants.launch = [fir](WorkGroupShape& shape) {
-            fir->set_work_group(shape.x, shape.y);
-            return fir->run();
-        };
-        return contestants;
+    std::vector<FirVariant> variants;
+    for (const auto& candidate : candidates)
+        if (variants.empty() || variants.back() != candidate.variant)
+            variants.push_back(candidate.variant);
+    return variants;
+}
+
+// The cache's value is "VARIANT<TAB>WxH".
+std::optional<FirChoice> parse_choice(const std::string& value)
+{
+    const std::size_t tab = value.find('\t');
+    if (tab == std::string::npos) return std::nullopt;
+    const auto shape = parse_cached_shape(value.substr(tab + 1));
+    if (!shape) return std::nullopt;
+    for (const auto variant : kVariants)
+        if (fir_variant_name(variant) == value.substr(0, tab))
+            return FirChoice{variant, shape->x, shape->y};
+    return std::nullopt;
+}
+
+std::string format_choice(const FirChoice& choice)
+{
+    return fir_variant_name(choice.variant) + '\t' + shape_text({choice.group_x, choice.group_y});
+}
+
+// One filter per variant, each holding the image, so that the candidates take turns without
+// uploading again.
+Contestants<FirChoice> fir_contestants(const OpenClContext& cl, Border border, int size,
+                                       ImageSize image)
+{
+    Contestants<FirChoice> contestants;
+    auto filters = std::make_shared<std::map<FirVariant, std::unique_ptr<FirFilter>>>();
+    for (const auto& candidate : fir_candidates(image_competes(cl, image))) {
+        auto& filter = (*filters)[candidate.variant];
+        if (!filter) {
+            filter = std::make_unique<FirFilter>(cl, border, full_window_coefficients(size),
+                                                 MemoryMode::copy, candidate.variant);
+            filter->allocate(image.width, image.height);
+            fill_random(cl, filter->luminance_buffer(), RandomValues::floats);
+        }
+        // A shape the kernel cannot run here (too many work-items, or for the local variant
+        // too large a tile for local memory) is no candidate.
+        if (!runnable_shapes({{candidate.group_x, candidate.group_y}},
+                             [&](std::size_t x, std::size_t y) { filter->set_work_group(x, y); })
+                 .empty())
+            contestants.candidates.push_back(candidate);
+    }
+    contestants.launch = [filters](FirChoice& candidate) {
+        return launch_in_shape(*filters->at(candidate.variant), candidate);
     };
+    return contestants;
+}
+
+}  // namespace
+
+std::string describe(const FirChoice& choice)
+{
+    return fir_variant_name(choice.variant) + ", " +
+           describe(WorkGroupShape{choice.group_x, choice.group_y});
+}
+
+std::vector<FirChoice> fir_candidates(bool images)
+{
+    std::vector<FirChoice> candidates;
+    for (const auto variant : kVariants) {
+        if (variant == FirVariant::image && !images) continue;
+        for (const auto& shape : work_group_candidates({32, 8})) {
+            if (variant == FirVariant::image && shape.y < 8) continue;
+            candidates.push_back({variant, shape.x, shape.y});
+        }
+    }
+    return candidates;
+}
+
+std::string fir_tuning_key(const std::string& device, Border border, int size,
+                           SizeClass size_class, const std::vector<FirVariant>& variants)
+{
+    std::string names;
+    for (const auto variant : variants) names += (names.empty() ? "" : " ") + fir_variant_name(variant);
+    const std::string k = std::to_string(size);
+    return "fir_float | " + k + "x" + k + " | variants " + names + " | border " +
+           border_name(border) + " | " + key_part(size_class) + " | " + device;
+}
+
+FirCoefficients full_window_coefficients(int size)
+{
+    FirCoefficients coefficients;
+    coefficients.size = size;
+    coefficients.numerators.clear();
+    for (int i = 1; i <= size * size; ++i) coefficients.numerators.push_back(i);
+    coefficients.divisor = size * size * (size * size + 1) / 2.0;  // the weights sum to 1
+    return coefficients;
+}
+
+FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int size,
+                                  std::size_t width, std::size_t height, Tuning tuning)
+{
+    TuningRecipe<FirChoice> recipe;
+    const auto variants = variants_of(fir_candidates(image_competes(cl, {width, height})));
+    recipe.key = fir_tuning_key(device_key(cl.device), border, size, size_class_of(width, height),
+                                variants);
+    recipe.parse = parse_choice;
+    recipe.format = format_choice;
+    recipe.prepare = [&](ImageSize image) { return fir_contestants(cl, border, size, image); };
+    recipe.family = [](const FirChoice& choice) { return static_cast<int>(choice.variant); };
     return tune(width, height, recipe, tuning);
+}
+
+std::string memory_name(FirVariant variant)
+{
+    switch (variant) {
+    case FirVariant::local: return "local memory";
+    case FirVariant::image: return "image";
+    default: return "buffer";
+    }
+}
+
+std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border border,
+                                                const FirCoefficients& coefficients,
+                                                const FirFilter& source, unsigned iterations,
+                                                WorkGroupShape shape)
+{
+    std::vector<std::unique_ptr<FirFilter>> filters;
+    for (const auto variant : variants_of(
+             fir_candidates(images_available(cl, {source.width(), source.height()})))) {
+        auto& filter = *filters.emplace_back(
+            std::make_unique<FirFilter>(cl, border, coefficients, MemoryMode::copy, variant));
+        filter.allow_separable(false);
+        filter.allocate(source.width(), source.height());
+        while_doing("copying the luminance for the verdict", [&] {
+            cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter.luminance_buffer(), 0,
+                                       0, source.float_pitch() * sizeof(cl_float) * source.height());
+        });
+        try {
+            filter.set_work_group(shape.x, shape.y);
+        } catch (const UsageError&) {
+            filter.set_work_group(32, 8);  // the shape asked for does not suit this variant
+        }
+    }
+    // A warm-up run each, then the variants take turns, so that a slow spell of a shared machine
+    // falls on all of them alike.
+    std::vector<std::vector<double>> samples(filters.size());
+    for (auto& filter : filters) filter->run_ms();
+    for (unsigned i = 0; i < iterations; ++i)
+        for (std::size_t v = 0; v < filters.size(); ++v) samples[v].push_back(filters[v]->run_ms());
+    std::vector<FirVariantMedian> medians;
+    for (std::size_t v = 0; v < filters.size(); ++v)
+        medians.push_back({filters[v]->variant(), summarize(samples[v]).median});
+    return medians;
 }
 
 }  // namespace sdk

@@ -1,30 +1,67 @@
 #pragma once
 #include "kernels/border.hpp"
+#include "kernels/fir/fir_filter.hpp"
 #include "kernels/kernel_tuning.hpp"
 #include "common/runtime/device.hpp"
 
 #include <string>
+#include <vector>
 
 namespace sdk {
 
-// fir_float's one real choice is its work-group shape (each work-item's four outputs along a
-// row are the kernel's design, fixed in fir_float.cl). Which shape is fastest differs per device
-// and image size: PoCL runs a group's items in one loop and likes wide one-row groups; a GPU
-// wants enough groups to fill it. The sample measures the shapes briefly on an image of the
-// size class that will run, and remembers the winner per device, driver, border mode and size
-// class (kernels/kernel_tuning.hpp has the contest).
-using FirTuningResult = Tuned<WorkGroupShape>;
+// fir_float's choices for the K*K pass: where the pixels are read from (FirVariant) and the
+// work-group shape (each work-item's four outputs along a row are the kernels' design). Which is
+// fastest differs per device, image size and window: PoCL runs a group's items in one loop and
+// likes wide one-row groups; a GPU wants enough groups to fill it; a 15x15 window reuses each
+// pixel 25 times as often as a 3x3 one, which is what local memory and image caches are for.
+// --variant auto measures the candidates briefly on an image of the size class that will run,
+// and remembers the winner per device, driver, window size, border mode and size class
+// (kernels/kernel_tuning.hpp has the contest).
+struct FirChoice {
+    FirVariant variant = FirVariant::buffer;
+    std::size_t group_x = 32;
+    std::size_t group_y = 8;
+};
+std::string describe(const FirChoice& choice);  // "local, work-group 32x8"
 
-// The default 32x8 first, because a tie goes to the earliest.
-std::vector<WorkGroupShape> fir_candidates();
+// Every variant with every candidate shape, buffer < local < image and the default 32x8 first
+// within each, because a tie goes to the earliest; the image kernel with 2-D shapes only (its
+// cache likes 2-D blocks; on PoCL each of its runs is slow), and only where `images`.
+std::vector<FirChoice> fir_candidates(bool images);
 
-// The cache line's key: the filter, border mode (edge groups take the border's path), size class
-// and device.
-std::string fir_tuning_key(const std::string& device, Border border, SizeClass size_class);
+// The cache line's key: the filter, window size K, the variants that competed, border mode
+// (edge groups take the border's path), size class and device.
+std::string fir_tuning_key(const std::string& device, Border border, int size,
+                           SizeClass size_class, const std::vector<FirVariant>& variants);
 
-// The shape for an image of `width` x `height`: from the cache, or measured on a random image of
-// that size (tuning_size; any weights: they do not change the work) and cached for its class.
-FirTuningResult choose_fir_work_group(const OpenClContext& cl, Border border, std::size_t width,
-                                      std::size_t height, Tuning tuning = Tuning::use_cache);
+using FirTuningResult = Tuned<FirChoice>;
+
+// The choice for a KxK window (`size`) on an image of `width` x `height`: from the cache, or
+// measured on a random image of that size (tuning_size; any weights that are not separable:
+// their values do not change the work) and cached for its class. The image variant competes
+// only where it reads the luminance buffer itself (kernels/sobel/sobel_tuning.cpp says why).
+FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int size,
+                                  std::size_t width, std::size_t height,
+                                  Tuning tuning = Tuning::use_cache);
+
+// Weights of `size` that no two 1-D passes can compute (numerators 1 .. K*K, rank 2): what the
+// tuner, the verdict and the bench time the K*K kernels with.
+FirCoefficients full_window_coefficients(int size);
+
+// For fir_float -n's verdict: every K*K variant that runs here, timed over `iterations` rounds
+// after a warm-up, taking turns, each on a copy of the luminance `source` holds, in work-groups
+// of `shape` where the variant takes it, else 32x8; the image variant's copy into its image
+// included where it needs one.
+struct FirVariantMedian {
+    FirVariant variant;
+    double median_ms;
+};
+std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border border,
+                                                const FirCoefficients& coefficients,
+                                                const FirFilter& source, unsigned iterations,
+                                                WorkGroupShape shape);
+
+// How a verdict names a variant, by where its pixels come from: "buffer", "local memory", "image".
+std::string memory_name(FirVariant variant);
 
 }  // namespace sdk

@@ -1,5 +1,5 @@
 #include "kernels/sobel/sobel_filter.hpp"
-#include "kernels/sobel/sobel_image.hpp"
+#include "kernels/image_views.hpp"
 
 #include "common/runtime/errors.hpp"
 #include "common/runtime/kernel_args.hpp"
@@ -126,7 +126,8 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
 void SobelFilter::set_work_group(std::size_t x, std::size_t y)
 {
     check_work_group(kernel_, cl_.device, x, y, kernel_name(variant_));
-    if (variant_ == SobelVariant::local_tile) check_local_memory(x, y);
+    if (variant_ == SobelVariant::local_tile)
+        check_local_memory(cl_.device, x, y, local_tile_bytes(x, y));
     work_group_x_ = x;
     work_group_y_ = y;
     if (width_ > 0) size_launch();
@@ -148,15 +149,6 @@ void SobelFilter::size_launch()
     }
 }
 
-void SobelFilter::check_local_memory(std::size_t group_x, std::size_t group_y) const
-{
-    const std::uint64_t available = cl_.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
-    const std::uint64_t wanted = local_tile_bytes(group_x, group_y);
-    if (wanted > available)
-        throw UsageError("work-group " + std::to_string(group_x) + "x" + std::to_string(group_y) +
-                         ": the local variant's tile needs " + std::to_string(wanted) +
-                         " bytes of local memory, this device has " + std::to_string(available));
-}
 
 void SobelFilter::upload(const Image& luminance)
 {

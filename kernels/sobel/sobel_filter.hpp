@@ -96,7 +96,6 @@ private:
     // The NDRange for the uploaded image's size and the requested work-group shape (and for the
     // local variant, its tile's local memory to match).
     void size_launch();
-    void check_local_memory(std::size_t group_x, std::size_t group_y) const;
 
     OpenClContext cl_;
     SobelVariant variant_;

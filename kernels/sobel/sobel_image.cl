@@ -2,30 +2,15 @@
 // buffer. An image is laid out and cached for 2-D neighbourhoods (on GPUs, texture units and
 // their caches), and the sampler's addressing mode answers reads outside the image, so the
 // kernel itself needs no edge path where the border is one the sampler can express.
+#include "image_sampler.cl"
 #include "sobel.cl"
 
-// [Image sampler]
-// replicate is the sampler's CLK_ADDRESS_CLAMP_TO_EDGE and constant its CLK_ADDRESS_CLAMP (the
-// border colour, 0 in a one-channel image). reflect101 has no sampler equivalent with integer
-// coordinates (CLK_ADDRESS_MIRRORED_REPEAT needs normalised ones and repeats the edge pixel), so
-// it folds its coordinates itself; none never uses what lies outside.
-#if defined(BORDER_CONSTANT)
-#define LUMINANCE_ADDRESSING CLK_ADDRESS_CLAMP
-#else
-#define LUMINANCE_ADDRESSING CLK_ADDRESS_CLAMP_TO_EDGE
-#endif
-__constant sampler_t luminance_sampler =
-    CLK_NORMALIZED_COORDS_FALSE | LUMINANCE_ADDRESSING | CLK_FILTER_NEAREST;
-
+// [Image pixel]
 inline int image_pixel(read_only image2d_t luminance, int x, int y)
 {
-#if defined(BORDER_REFLECT101)
-    x = border_coordinate(x, get_image_width(luminance));
-    y = border_coordinate(y, get_image_height(luminance));
-#endif
-    return (int)read_imageui(luminance, luminance_sampler, (int2)(x, y)).x;
+    return (int)read_imageui(luminance, luminance_sampler, sampler_coordinates(luminance, x, y)).x;
 }
-// [Image sampler]
+// [Image pixel]
 
 // [Kernel image]
 // One output per work-item: the image's cache, not the work-item, is what reuses each pixel

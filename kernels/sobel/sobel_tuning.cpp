@@ -3,7 +3,7 @@
 #include "common/runtime/errors.hpp"
 #include "common/runtime/profiling.hpp"
 #include "common/runtime/transfers.hpp"
-#include "kernels/sobel/sobel_image.hpp"
+#include "kernels/image_views.hpp"
 
 #include <map>
 #include <memory>
@@ -81,13 +81,7 @@ Contestants<SobelChoice> sobel_contestants(const OpenClContext& cl, Border borde
             contestants.candidates.push_back(candidate);
     }
     contestants.launch = [filters](SobelChoice& candidate) {
-        SobelFilter& filter = *filters->at(candidate.variant);
-        filter.set_work_group(candidate.group_x, candidate.group_y);
-        cl::Event event = filter.run();
-        // The kernel may shrink a shape the device cannot run; keep what really ran.
-        candidate.group_x = filter.launch_size().local[0];
-        candidate.group_y = filter.launch_size().local[1];
-        return event;
+        return launch_in_shape(*filters->at(candidate.variant), candidate);
     };
     return contestants;
 }

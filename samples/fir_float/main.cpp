@@ -1,15 +1,16 @@
-// A 3x3 FIR filter in floating point, the Arm Mali SDK tutorial's: each work-item computes 4
-// outputs along a row with float4 vectors, one aligned load and two neighbours per input row.
-// Any weights (--coefficients, --divisor) run on the one built kernel, which is in fir_float.cl.
+// A KxK FIR filter in floating point (K = 3 .. 15, odd), the Arm Mali SDK tutorial's 3x3 grown:
+// each work-item computes 4 outputs along a row with float4 vectors, its pixels read from a
+// buffer, a tile in local memory or an image (--variant); weights that are a column times a row
+// run as two 1-D passes. Any weights of the size run on the one built program; the kernels are
+// in kernels/fir/.
 #include "common/app/cli.hpp"
 #include "common/app/device_io.hpp"
+#include "common/app/fir_options.hpp"
 #include "common/app/report.hpp"
 #include "common/app/run_floor.hpp"
 #include "common/app/sample_io.hpp"
-#include "common/app/tuning_options.hpp"
 #include "kernels/fir/fir_filter.hpp"
 #include "kernels/fir/fir_outputs.hpp"
-#include "kernels/fir/fir_tuning.hpp"
 #include "common/runtime/pipeline_timer.hpp"
 
 #include <iostream>
@@ -19,32 +20,19 @@
 
 int main(int argc, char** argv)
 {
-    CLI::App app{"3x3 FIR filter in float with 4-wide vectors (Mali SDK tutorial)", "fir_float"};
+    CLI::App app{"KxK FIR filter in float with 4-wide vectors (Mali SDK tutorial)", "fir_float"};
     sdk::CommonOptions common;  // each run (each photo of a batch) gets its own copy: `options`
     sdk::add_common_options(app, common);
-    std::string numerators = sdk::kDefaultFirNumerators;
-    app.add_option("--coefficients", numerators,
-                   "the 3x3 weights' numerators, row-major, row 0 for the row above: a,b,c,d,e,f,"
-                   "g,h,i (integers or decimals, negative allowed)")
-        ->type_name("a,b,c,d,e,f,g,h,i")
-        ->capture_default_str();
-    double divisor = 256;
-    app.add_option("--divisor", divisor, "the weights' common divisor, a number (not 0)")
-        ->type_name("D")
-        ->capture_default_str();
-    sdk::TuningOptions tuning;
-    sdk::add_tuning_options(app, tuning,
-                            "work-group shape WxH, e.g. 32x8 (default: the fastest on this device "
-                            "for this image's size class, measured once and cached)",
-                            "measure the work-group shapes again for this image's size class and "
-                            "replace the cached choice");
+    sdk::FirOptions fir_options;
+    sdk::add_fir_options(app, fir_options);
 
     return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
 
         // 1. Check the weights first: a typo should cost nothing. Weights summing above 1 are
         //    legal (a sharpening filter) but bright areas then clip at 255 in output.bmp.
-        const sdk::FirCoefficients coefficients = sdk::parse_fir_coefficients(numerators, divisor);
+        const sdk::FirCoefficients coefficients =
+            sdk::parse_fir_coefficients(fir_options.numerators, fir_options.divisor, fir_options.size);
         if (sdk::may_saturate(coefficients))
             std::cerr << "fir_float: warning: the weights sum to " << coefficients.weight_sum()
                       << ", more than 1: outputs may pass 255 and saturate in "
@@ -60,41 +48,41 @@ int main(int argc, char** argv)
         const std::size_t width = image.width();
         const std::size_t height = image.height();
 
-        // 3. Pick the device and how images reach it, and build the kernel for the border
-        //    mode (the weights are kernel arguments, not part of the build) and the conversions.
-        //    Its work-group shape is the one asked for, or the fastest on this device for images
-        //    of this size (measured the first time a size class is seen, or with --retune, then
-        //    cached).
+        // 3. Pick the device and how images reach it, and how the image is cut: whole when the
+        //    device can allocate its buffers, else in horizontal bands of rows, each run as if
+        //    it were the whole image with a halo of K / 2 rows either side (the window's
+        //    radius), the halo's results thrown away (common/runtime/bands.hpp).
         const cl::Device device =
             pipeline.time("find the device", 0, [&] { return sdk::select_device(options.device); });
         const sdk::OpenClContext cl =
             pipeline.time("create context", 0, [&] { return sdk::make_context(device); });
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
-        auto [fir, conversions] = pipeline.time("build kernels", 0, [&] {
-            return std::make_pair(
-                std::make_unique<sdk::FirFilter>(cl, options.border, coefficients, memory.mode),
-                std::make_unique<sdk::RowConversions>(cl));
-        });
-
-        // 4. How the image is cut: whole when the device can allocate its buffers, else in
-        //    horizontal bands of rows, each run as if it were the whole image with a 1-row halo
-        //    either side (the 3x3 weights' radius), the halo's results thrown away
-        //    (common/runtime/bands.hpp).
-        const sdk::BandPlan plan = sdk::plan_device_bands(
-            image, cl, 1, sdk::FirFilter::row_footprint(width), options.band_rows);
+        const sdk::BandPlan plan =
+            sdk::plan_device_bands(image, cl, static_cast<std::size_t>(coefficients.radius()),
+                                   sdk::FirFilter::row_footprint(width), options.band_rows);
         sdk::refuse_with_bands(plan, {{"--iterations", options.iterations > 0}});
         if (plan.banded()) log << sdk::describe(plan) << "\n";
-        // The work-group shape, tuned for the size of what runs: a band (usually the image).
-        const sdk::WorkGroupShape group =
-            sdk::chosen_work_group(tuning, log, [&](sdk::Tuning retune) {
-                return sdk::choose_fir_work_group(cl, options.border, width,
-                                                  plan.bands.front().input_rows(), retune);
-            });
-        fir->set_work_group(group.x, group.y);
+
+        // 4. The K*K pass's kernel: where it reads its pixels (a buffer, a tile in local memory
+        //    or an image) and its work-group shape, as asked, or with auto the fastest on this
+        //    device for this size and K (measured once, then cached). Built for the border and
+        //    K (the weights are data, not part of the build), with the conversions. Weights that
+        //    are a column times a row skip the K*K pass: two 1-D passes instead.
+        const sdk::FirChoice choice = sdk::choose_fir_kernel(
+            fir_options, coefficients, cl, options.border, width, plan.bands.front().input_rows(),
+            log);
+        auto [fir, conversions] = pipeline.time("build kernels", 0, [&] {
+            return std::make_pair(std::make_unique<sdk::FirFilter>(cl, options.border, coefficients,
+                                                                   memory.mode, choice.variant),
+                                  std::make_unique<sdk::RowConversions>(cl));
+        });
+        fir->set_work_group(choice.group_x, choice.group_y);
         sdk::print_setup(log, cl, sdk::Image{width, height, 1, {}},
                          "border " + sdk::border_name(options.border) + ", " +
-                             sdk::describe(group) + ", coefficients " + coefficients.to_string(),
+                             sdk::describe(sdk::WorkGroupShape{choice.group_x, choice.group_y}) +
+                             ", coefficients " + coefficients.to_string(),
                          memory);
+        log << fir->describe_path() << "\n";
 
         // 5. A band at a time (usually one: the whole image). The floats the kernel reads, made
         //    on the device: the file's rows go there as they are stored (one byte per pixel or
@@ -102,7 +90,7 @@ int main(int argc, char** argv)
         //    on the device only. The filter, then the band's rows of output.bmp: the floats
         //    rounded to 8 bits on the device, laid out as the file's rows and written as they
         //    come back. With --save-raw or --verify each band also adds its rows to the host's
-        //    copies of the whole images (step 8).
+        //    copies of the whole images (step 7).
         const bool host_copies_wanted = options.save_raw || options.verify;
         sdk::FirHostCopies copies;
         if (host_copies_wanted) copies = sdk::fir_host_copies(width, height);
@@ -138,13 +126,17 @@ int main(int argc, char** argv)
         sdk::print_event_times(log, kernel_times);
         pipeline.print(log);
 
-        // 7. With -n, time repeated runs: one run includes first-launch costs a loop does not.
+        // 6. With -n, time repeated runs (one run includes first-launch costs a loop does not),
+        //    then the verdict: every K*K variant timed the same way on this image, to answer on
+        //    this device whether the pixels are best read from a buffer, local memory or an image.
         if (options.iterations > 0) {
-            const auto ms = sdk::time_kernel(options.iterations, [&] { return fir->run(); });
-            sdk::print_kernel_statistics(log, options.iterations, ms, fir->bytes_moved());
+            sdk::print_kernel_statistics(log, options.iterations, fir->time_runs(options.iterations),
+                                         fir->bytes_moved());
+            sdk::report_fir_verdict(log, cl, options.border, coefficients, *fir,
+                                    options.iterations, fir_options);
         }
 
-        // 8. What needs the host's copies, only when asked: the exact floats with --save-raw,
+        // 7. What needs the host's copies, only when asked: the exact floats with --save-raw,
         //    and the check against the C++ reference, which also times the "C code running on
         //    a CPU" the seeds compare with, of the whole image however it was cut. Then every
         //    file is put in place together.
@@ -158,7 +150,7 @@ int main(int argc, char** argv)
         outputs.commit();
         log << "Wrote " << options.output.string() << "\n";
 
-        // 9. With --floor: what any program must move for this job, measured now on this
+        // 8. With --floor: what any program must move for this job, measured now on this
         //    machine, against which the steps above are read (common/app/run_floor.hpp).
         if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });

@@ -697,19 +697,17 @@ TEST_F(WorkGroupOption, RetuneWithAShapeIsRefused)
                               "give one of them");
 }
 
-// --size on morphology_packed: odd W and H from 1 to 63 for the rectangle, cross and ellipse,
-// nothing for the square and diamond; and runs with the sized shapes verify against the
-// reference.
-class MorphologySizeOption : public EndToEnd {
+// One sample's own options: the other samples do not take them.
+class OneSampleOptions : public EndToEnd {
 protected:
-    void SetUp() override
+    void only_sample(const std::string& name)
     {
         EndToEnd::SetUp();
-        std::vector<fs::path> morphology;
+        std::vector<fs::path> kept;
         for (const fs::path& program : samples_)
-            if (program.filename() == "morphology_packed") morphology.push_back(program);
-        ASSERT_EQ(morphology.size(), 1u);
-        samples_ = morphology;
+            if (program.filename() == name) kept.push_back(program);
+        ASSERT_EQ(kept.size(), 1u) << name;
+        samples_ = kept;
     }
 
     void expect_refused(const std::vector<std::string>& extra, const std::string& phrase)
@@ -718,6 +716,25 @@ protected:
         arguments.insert(arguments.end(), extra.begin(), extra.end());
         expect_failure(arguments, kUsageError, phrase);
     }
+
+    // A run with `extra` that verifies against the C++ reference; its standard output.
+    std::string expect_verified(const std::vector<std::string>& extra)
+    {
+        std::vector<std::string> arguments = reading(write_input("input.bmp", valid_bmp()));
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        arguments.push_back("--verify");
+        const Outcome outcome = run_program(samples_.front(), arguments, inputs_, logs_);
+        expect_success(outcome);
+        return outcome.out;
+    }
+};
+
+// --size on morphology_packed: odd W and H from 1 to 63 for the rectangle, cross and ellipse,
+// nothing for the square and diamond; and runs with the sized shapes verify against the
+// reference.
+class MorphologySizeOption : public OneSampleOptions {
+protected:
+    void SetUp() override { only_sample("morphology_packed"); }
 };
 
 TEST_F(MorphologySizeOption, SizesNotOddFrom1To63AreRefused)
@@ -734,23 +751,82 @@ TEST_F(MorphologySizeOption, TheSquareAndDiamondTakeNoSize)
 
 TEST_F(MorphologySizeOption, SizedShapesVerifyAgainstTheReference)
 {
-    const fs::path input = write_input("input.bmp", valid_bmp());
-    for (const std::vector<std::string>& extra :
+    for (std::vector<std::string> extra :
          {std::vector<std::string>{"--shape", "rectangle", "--size", "31x31", "--op", "close"},
           {"--shape", "cross", "--size", "5x63", "--op", "open"},
           {"--shape", "ellipse", "--size", "7x5", "--op", "dilate", "--roi", "2,1,15,5"}}) {
-        std::vector<std::string> arguments = reading(input);
-        arguments.insert(arguments.end(), extra.begin(), extra.end());
         // A fixed work-group shape: the tuner's contest would take longer than the run.
-        arguments.insert(arguments.end(), {"--verify", "--work-group", "16x8"});
-        const Outcome outcome = run_program(samples_.front(), arguments, inputs_, logs_);
-        expect_success(outcome);
-        EXPECT_NE(outcome.out.find("the output equals the C++ reference bit for bit"),
-                  std::string::npos)
-            << outcome.out;
-        EXPECT_NE(outcome.out.find(" with the " + extra[1] + " " + extra[3]), std::string::npos)
-            << outcome.out;
+        extra.insert(extra.end(), {"--work-group", "16x8"});
+        const std::string out = expect_verified(extra);
+        EXPECT_NE(out.find("the output equals the C++ reference bit for bit"), std::string::npos)
+            << out;
+        EXPECT_NE(out.find(" with the " + extra[1] + " " + extra[3]), std::string::npos) << out;
     }
+}
+
+// --size K and --coefficients on fir_float: K odd from 3 to 15, exactly K*K numbers.
+class FirSizeOption : public OneSampleOptions {
+protected:
+    void SetUp() override { only_sample("fir_float"); }
+};
+
+// K*K numerators, each different, so that a misplaced weight changes the output.
+std::string numerators_for(int size)
+{
+    std::string text;
+    for (int i = 0; i < size * size; ++i) text += (i ? "," : "") + std::to_string(i % 13 - 6);
+    return text;
+}
+
+TEST_F(FirSizeOption, SizesNotOddFrom3To15AreRefused)
+{
+    for (const char* size : {"1", "2", "4", "16", "17", "0", "-3"})
+        expect_refused({"--size", size, "--coefficients", numerators_for(3)},
+                       "--size must be an odd number from 3 to 15");
+    expect_refused({"--size", "x"}, "--size");
+}
+
+TEST_F(FirSizeOption, CoefficientsMustNumberTheSizeSquared)
+{
+    expect_refused({"--size", "5"}, "--coefficients takes 25 numbers");
+    expect_refused({"--size", "5", "--coefficients", numerators_for(7)},
+                   "--coefficients takes 25 numbers");
+}
+
+TEST_F(FirSizeOption, EveryVariantVerifiesAndSaysWhichPassRan)
+{
+    for (const char* variant : {"buffer", "local", "image"}) {
+        const std::string out =
+            expect_verified({"--size", "7", "--coefficients", numerators_for(7), "--divisor", "50",
+                             "--variant", variant, "--border", "reflect101"});
+        // The image variant may fall back to buffer, with a note, on a device without images.
+        EXPECT_TRUE(out.find(std::string(variant) + " 7x7 pass") != std::string::npos ||
+                    out.find("runs as buffer") != std::string::npos)
+            << out;
+    }
+    expect_refused({"--variant", "texture"}, "--variant");
+    expect_refused({"--variant", "local", "--retune"}, "--retune needs --variant auto");
+}
+
+TEST_F(FirSizeOption, SeparableWeightsRunTwoPassesAndTheVerdictTimesThem)
+{
+    std::string box = "1";
+    for (int i = 1; i < 225; ++i) box += ",1";
+    const std::string out = expect_verified(
+        {"--size", "15", "--coefficients", box, "--divisor", "225", "--border", "none", "-n", "2"});
+    EXPECT_NE(out.find("separable: 15x1 row pass then 1x15 column pass"), std::string::npos) << out;
+    EXPECT_NE(out.find("verdict on "), std::string::npos) << out;
+    EXPECT_NE(out.find("separable passes"), std::string::npos) << out;
+    EXPECT_NE(out.find("local memory"), std::string::npos) << out;
+}
+
+TEST_F(FirSizeOption, SizedWindowsVerifyAgainstTheReference)
+{
+    for (const int size : {5, 15})
+        for (const char* border : {"replicate", "none"})
+            expect_verified({"--size", std::to_string(size), "--coefficients",
+                             numerators_for(size), "--divisor", "50", "--border", border,
+                             "--work-group", "16x8"});
 }
 
 // --- Where the output goes. ---

@@ -49,6 +49,14 @@ std::string describe(const Filter& filter)
 const Filter kSobel16x1{"sobel", {"--variant", "16x1"}, 1};
 const Filter kFir{"fir_float", {}, 1};
 
+// 49 numerators, none alike in a row, so that a band's misplaced halo row changes its output.
+std::string seven_by_seven()
+{
+    std::string text;
+    for (int i = 0; i < 49; ++i) text += (i ? "," : "") + std::to_string(i % 11 - 3);
+    return text;
+}
+
 std::vector<Filter> every_filter()
 {
     std::vector<Filter> filters{kSobel16x1,
@@ -56,7 +64,10 @@ std::vector<Filter> every_filter()
                                 {"sobel", {"--variant", "16x4-packed"}, 1},
                                 {"sobel", {"--variant", "local"}, 1},
                                 {"sobel", {"--variant", "image"}, 1},
-                                kFir};
+                                kFir,
+                                // A 7x7 window: a halo of 3 rows.
+                                {"fir_float", {"--size", "7", "--coefficients", seven_by_seven()},
+                                 3}};
     for (const std::string operation : {"dilate", "erode", "close", "open"})
         filters.push_back({"morphology_packed", {"--op", operation, "--shape", "diamond"},
                            operation == "close" || operation == "open" ? 4u : 2u});

@@ -21,7 +21,7 @@ std::set<std::string> distinct(const std::vector<WorkGroupShape>& shapes)
 
 TEST(WorkGroupCandidates, ThePreferredShapeFirstAndNoneTwice)
 {
-    const auto fir = fir_candidates();
+    const auto fir = work_group_candidates({32, 8});  // fir_float's shapes, per variant
     ASSERT_FALSE(fir.empty());
     EXPECT_EQ(shape_text(fir.front()), "32x8");
     EXPECT_EQ(distinct(fir).size(), fir.size());
@@ -50,11 +50,14 @@ TEST(WorkGroupCache, ParsesOnlyShapesWithinTheLimit)
 
 TEST(WorkGroupCache, KeysTellFiltersBordersShapesSizeClassesAndDevicesApart)
 {
-    const std::string fir = fir_tuning_key("device A", Border::replicate, SizeClass{22});
-    EXPECT_EQ(fir, "fir_float | border replicate | pixels 2^22 | device A");
-    EXPECT_NE(fir, fir_tuning_key("device A", Border::constant, SizeClass{22}));
-    EXPECT_NE(fir, fir_tuning_key("device A", Border::replicate, SizeClass{20}));
-    EXPECT_NE(fir, fir_tuning_key("device B", Border::replicate, SizeClass{22}));
+    const std::vector<FirVariant> variants{FirVariant::buffer};
+    const std::string fir =
+        fir_tuning_key("device A", Border::replicate, 3, SizeClass{22}, variants);
+    EXPECT_EQ(fir, "fir_float | 3x3 | variants buffer | border replicate | pixels 2^22 | device A");
+    EXPECT_NE(fir, fir_tuning_key("device A", Border::replicate, 15, SizeClass{22}, variants));
+    EXPECT_NE(fir, fir_tuning_key("device A", Border::constant, 3, SizeClass{22}, variants));
+    EXPECT_NE(fir, fir_tuning_key("device A", Border::replicate, 3, SizeClass{20}, variants));
+    EXPECT_NE(fir, fir_tuning_key("device B", Border::replicate, 3, SizeClass{22}, variants));
 
     const std::string morphology =
         morphology_tuning_key("device A", MorphologyShape::diamond, SizeClass{22});
@@ -70,7 +73,7 @@ TEST(WorkGroupCache, ACorruptOrOversizedEntryIsNotCached)
     std::filesystem::create_directories(folder);
     const auto cache = folder / "tuning.txt";
     ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
-    const std::string key = fir_tuning_key("device A", Border::replicate, SizeClass{18});
+    const std::string key = morphology_tuning_key("device A", MorphologyShape::square, SizeClass{18});
     const auto recipe = work_group_recipe(key);
     for (const char* value : {"banana", "0x0", "128x128", "32x8 "}) {
         std::ofstream(cache) << key << '\t' << value << '\n';

@@ -1,6 +1,6 @@
 // Every Sobel kernel against the C++ reference, bit for bit, on awkward sizes and every border.
 #include "kernels/sobel/sobel_filter.hpp"
-#include "kernels/sobel/sobel_image.hpp"
+#include "kernels/image_views.hpp"
 #include "kernels/sobel/sobel_reference.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/runtime/profiling.hpp"

@@ -1,7 +1,7 @@
 // --variant auto: Sobel's candidates, its lines in the tuning cache, and the measurement that
 // fills them (tests/kernels/test_tuning_cache.cpp tests the file itself, and
 // tests/common/runtime/test_choose_fastest.cpp the decision rule).
-#include "kernels/sobel/sobel_image.hpp"
+#include "kernels/image_views.hpp"
 #include "kernels/sobel/sobel_tuning.hpp"
 #include "test_support.hpp"
 

@@ -1,0 +1,85 @@
+#include "common/app/fir_options.hpp"
+
+#include "common/app/cli.hpp"
+#include "common/app/verdict.hpp"
+#include "common/runtime/errors.hpp"
+#include "kernels/fir/fir_separable.hpp"
+
+#include <tuple>
+
+namespace sdk {
+
+void add_fir_options(CLI::App& app, FirOptions& options)
+{
+    app.add_option("--size", options.size, "the window is K x K pixels, K odd from 3 to 15")
+        ->type_name("K")
+        ->capture_default_str();
+    app.add_option("--coefficients", options.numerators,
+                   "the KxK weights' numerators, K*K of them, row-major, row 0 for the window's "
+                   "top row (integers or decimals, negative allowed; the default is 3x3). "
+                   "Weights that are a column times a row run as two 1-D passes")
+        ->type_name("a,b,c,...")
+        ->capture_default_str();
+    app.add_option("--divisor", options.divisor, "the weights' common divisor, a number (not 0)")
+        ->type_name("D")
+        ->capture_default_str();
+    accept_names(app.add_option("--variant", options.variant,
+                                "the KxK pass reads its pixels from: buffer (global memory), "
+                                "local (a work-group's tile in local memory), image (an "
+                                "image2d_t through a sampler), or auto (the fastest on this "
+                                "device for this size and K, measured once and cached)"),
+                 {"auto", "buffer", "local", "image"})
+        ->capture_default_str();
+    add_tuning_options(app, options.tuning,
+                       "work-group shape WxH, e.g. 32x8 (default: 32x8, or the tuned one with "
+                       "auto)",
+                       "with auto: measure the candidates again for this image's size class "
+                       "and K and replace the cached choice");
+}
+
+FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& coefficients,
+                            const OpenClContext& cl, Border border, std::size_t width,
+                            std::size_t rows, std::ostream& log)
+{
+    FirChoice choice;
+    if (options.variant == "auto" && separate(coefficients)) {
+        if (options.tuning.retune) throw UsageError("--retune: separable weights run no KxK pass to tune");
+    } else if (options.variant == "auto") {
+        if (!options.tuning.work_group.empty() && options.tuning.retune)
+            throw UsageError("--retune measures the work-group shapes and --work-group names one: "
+                             "give one of them");
+        const FirTuningResult tuned = choose_fir_kernel(
+            cl, border, options.size, width, rows,
+            options.tuning.retune ? Tuning::retune : Tuning::use_cache);
+        choice = tuned.choice;
+        log_tuning(log, "Variant auto", tuned);
+    } else {
+        if (options.tuning.retune) throw UsageError("--retune needs --variant auto");
+        choice.variant = fir_variant_named(options.variant);
+        const std::string why_not = fir_variant_unavailable(cl, choice.variant, width, rows);
+        if (!why_not.empty()) {
+            log << "Note: " << why_not << ": variant " << options.variant << " runs as buffer\n";
+            choice.variant = FirVariant::buffer;
+        }
+    }
+    if (!options.tuning.work_group.empty())
+        std::tie(choice.group_x, choice.group_y) = parse_work_group(options.tuning.work_group);
+    return choice;
+}
+
+void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border border,
+                        const FirCoefficients& coefficients, FirFilter& fir,
+                        unsigned iterations, const FirOptions& options)
+{
+    WorkGroupShape shape{32, 8};
+    if (!options.tuning.work_group.empty())
+        std::tie(shape.x, shape.y) = parse_work_group(options.tuning.work_group);
+    std::vector<VariantTime> times;
+    for (const auto& [variant, median_ms] :
+         time_fir_variants(cl, border, coefficients, fir, iterations, shape))
+        times.push_back({memory_name(variant), median_ms});
+    if (fir.separable()) times.push_back({"separable passes", fir.time_runs(iterations).median});
+    log << verdict_line(cl.device_name(), times) << "\n";
+}
+
+}  // namespace sdk

@@ -1,0 +1,39 @@
+#pragma once
+#include "common/app/tuning_options.hpp"
+#include "kernels/fir/fir_tuning.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+#include <string>
+
+namespace sdk {
+
+// fir_float's own options: the window (--size, --coefficients, --divisor) and which K*K kernel
+// runs (--variant, with --work-group and --retune).
+struct FirOptions {
+    int size = 3;
+    std::string numerators = kDefaultFirNumerators;
+    double divisor = 256;
+    std::string variant = "auto";
+    TuningOptions tuning;
+};
+void add_fir_options(CLI::App& app, FirOptions& options);
+
+// The variant and work-group shape for a `width` x `rows` image (a band's rows, if the image is
+// cut): the ones asked for, or with auto the fastest here (measured the first time a size class
+// is seen, or with --retune, then cached; the log says which). A variant the device cannot run
+// becomes buffer, with a note. --retune without auto is a usage error. Separable weights skip
+// the K*K pass, so auto measures nothing for them: buffer in 32x8 (or --work-group's shape).
+FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& coefficients,
+                            const OpenClContext& cl, Border border, std::size_t width,
+                            std::size_t rows, std::ostream& log);
+
+// -n: the K*K variants timed on `fir`'s image (in --work-group's shape, else 32x8), and where
+// `fir` runs separable weights its two passes too, then the one-line verdict
+// (common/app/verdict.hpp).
+void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border border,
+                        const FirCoefficients& coefficients, FirFilter& fir,
+                        unsigned iterations, const FirOptions& options);
+
+}  // namespace sdk
