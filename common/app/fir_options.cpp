@@ -5,6 +5,7 @@
 #include "common/runtime/errors.hpp"
 #include "kernels/fir/fir_separable.hpp"
 
+#include <optional>
 #include <tuple>
 
 namespace sdk {
@@ -71,13 +72,18 @@ void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border borde
                         const FirCoefficients& coefficients, FirFilter& fir,
                         unsigned iterations, const FirOptions& options)
 {
-    WorkGroupShape shape{32, 8};
-    if (!options.tuning.work_group.empty())
-        std::tie(shape.x, shape.y) = parse_work_group(options.tuning.work_group);
+    // Each variant in its fastest shape, or all in the one --work-group gives.
+    std::optional<WorkGroupShape> shape;
+    if (!options.tuning.work_group.empty()) {
+        shape.emplace();
+        std::tie(shape->x, shape->y) = parse_work_group(options.tuning.work_group);
+    }
     std::vector<VariantTime> times;
-    for (const auto& [variant, median_ms] :
+    for (const FirVariantMedian& variant :
          time_fir_variants(cl, border, coefficients, fir, iterations, shape))
-        times.push_back({memory_name(variant), median_ms});
+        times.push_back({memory_name(variant.variant) + " " + std::to_string(variant.shape.x) +
+                             "x" + std::to_string(variant.shape.y),
+                         variant.median_ms});
     if (fir.separable()) times.push_back({"separable passes", fir.time_runs(iterations).median});
     log << verdict_line(cl.device_name(), times) << "\n";
 }

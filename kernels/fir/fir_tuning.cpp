@@ -146,35 +146,55 @@ std::string memory_name(FirVariant variant)
 std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border border,
                                                 const FirCoefficients& coefficients,
                                                 const FirFilter& source, unsigned iterations,
-                                                WorkGroupShape shape)
+                                                std::optional<WorkGroupShape> shape)
 {
-    std::vector<std::unique_ptr<FirFilter>> filters;
-    for (const auto variant : variants_of(
-             fir_candidates(images_available(cl, {source.width(), source.height()})))) {
-        auto& filter = *filters.emplace_back(
-            std::make_unique<FirFilter>(cl, border, coefficients, MemoryMode::copy, variant));
-        filter.allow_separable(false);
-        filter.allocate(source.width(), source.height());
-        while_doing("copying the luminance for the verdict", [&] {
-            cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter.luminance_buffer(), 0,
-                                       0, source.float_pitch() * sizeof(cl_float) * source.height());
-        });
+    // One filter per variant, and the (variant, shape) pairs it runs.
+    std::map<FirVariant, std::unique_ptr<FirFilter>> filters;
+    std::vector<FirChoice> contestants;
+    for (const FirChoice& candidate :
+         fir_candidates(images_available(cl, {source.width(), source.height()}))) {
+        auto& filter = filters[candidate.variant];
+        if (!filter) {
+            filter = std::make_unique<FirFilter>(cl, border, coefficients, MemoryMode::copy,
+                                                 candidate.variant);
+            filter->allow_separable(false);
+            filter->allocate(source.width(), source.height());
+            while_doing("copying the luminance for the verdict", [&] {
+                cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter->luminance_buffer(),
+                                           0, 0,
+                                           source.float_pitch() * sizeof(cl_float) * source.height());
+            });
+        }
+        const WorkGroupShape asked = shape.value_or(WorkGroupShape{candidate.group_x, candidate.group_y});
+        if (shape && (candidate.group_x != 32 || candidate.group_y != 8)) continue;  // once each
         try {
-            filter.set_work_group(shape.x, shape.y);
+            filter->set_work_group(asked.x, asked.y);
+            contestants.push_back({candidate.variant, asked.x, asked.y});
         } catch (const UsageError&) {
-            filter.set_work_group(32, 8);  // the shape asked for does not suit this variant
+            // Too many work-items, or too large a tile for local memory: not a shape it runs.
         }
     }
-    // A warm-up run each, then the variants take turns, so that a slow spell of a shared machine
-    // falls on all of them alike.
-    std::vector<std::vector<double>> samples(filters.size());
-    for (auto& filter : filters) filter->run_ms();
+    const auto run = [&](const FirChoice& contestant) {
+        FirFilter& filter = *filters.at(contestant.variant);
+        filter.set_work_group(contestant.group_x, contestant.group_y);
+        return filter.run_ms();
+    };
+    // A warm-up run each, then all take turns, so that a slow spell of a shared machine falls on
+    // all of them alike.
+    std::vector<std::vector<double>> samples(contestants.size());
+    for (const FirChoice& contestant : contestants) run(contestant);
     for (unsigned i = 0; i < iterations; ++i)
-        for (std::size_t v = 0; v < filters.size(); ++v) samples[v].push_back(filters[v]->run_ms());
-    std::vector<FirVariantMedian> medians;
-    for (std::size_t v = 0; v < filters.size(); ++v)
-        medians.push_back({filters[v]->variant(), summarize(samples[v]).median});
-    return medians;
+        for (std::size_t c = 0; c < contestants.size(); ++c) samples[c].push_back(run(contestants[c]));
+    std::vector<FirVariantMedian> best;  // in the candidates' order: buffer, local, image
+    for (std::size_t c = 0; c < contestants.size(); ++c) {
+        const FirChoice& contestant = contestants[c];
+        const double median = summarize(samples[c]).median;
+        if (best.empty() || best.back().variant != contestant.variant)
+            best.push_back({contestant.variant, median, {contestant.group_x, contestant.group_y}});
+        else if (median < best.back().median_ms)
+            best.back() = {contestant.variant, median, {contestant.group_x, contestant.group_y}};
+    }
+    return best;
 }
 
 }  // namespace sdk

@@ -13,6 +13,7 @@
 #include "common/imageio/npy.hpp"
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -313,11 +314,29 @@ TEST(FirVariants, TheVerdictTimesEveryVariantThatRunsHere)
     FirFilter& source = filter_for(Border::replicate, MemoryMode::copy, 5);
     source.set_coefficients(random_coefficients(4, 5));
     source.upload(test::random_grey_image(40, 20, 4));
-    const auto medians = time_fir_variants(test_context(), Border::replicate,
-                                           random_coefficients(4, 5), source, 2, {32, 8});
     const bool images = fir_variant_unavailable(test_context(), FirVariant::image, 40, 20).empty();
-    ASSERT_EQ(medians.size(), images ? 3u : 2u);
-    for (const auto& median : medians) EXPECT_GT(median.median_ms, 0.0);
+    // In the one shape asked for (--work-group), and each in its fastest of the candidates.
+    const auto in_32x8 = time_fir_variants(test_context(), Border::replicate,
+                                           random_coefficients(4, 5), source, 2,
+                                           WorkGroupShape{32, 8});
+    const auto in_best = time_fir_variants(test_context(), Border::replicate,
+                                           random_coefficients(4, 5), source, 2, std::nullopt);
+    for (const auto* medians : {&in_32x8, &in_best}) {
+        ASSERT_EQ(medians->size(), images ? 3u : 2u);
+        EXPECT_EQ(medians->front().variant, FirVariant::buffer);
+        EXPECT_EQ(medians->at(1).variant, FirVariant::local);
+        for (const auto& median : *medians) EXPECT_GT(median.median_ms, 0.0);
+    }
+    for (const auto& median : in_32x8) {
+        EXPECT_EQ(median.shape.x, 32u);
+        EXPECT_EQ(median.shape.y, 8u);
+    }
+    const auto candidates = fir_candidates(images);
+    for (const auto& median : in_best)
+        EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(), [&](const FirChoice& c) {
+            return c.variant == median.variant && c.group_x == median.shape.x &&
+                   c.group_y == median.shape.y;
+        })) << median.shape.x << "x" << median.shape.y;
 }
 
 // A 5x5 window whose only weight is its top-left corner copies the pixel 2 up and 2 left: a
