@@ -19,6 +19,9 @@ namespace {
 
 // Outputs per work-item along a row: one float4.
 constexpr std::size_t kOutputsPerItem = 4;
+// The local variant's work-items each compute this many rows of 4 outputs, so that each tile row
+// read into registers serves up to as many window rows (kernels/fir/fir_local.cl).
+constexpr std::size_t kLocalRowsPerItem = 4;
 
 const char* program_file(FirVariant variant)
 {
@@ -91,7 +94,10 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
     const std::string unavailable = fir_variant_unavailable(cl_, variant_, 0, 0);
     if (!unavailable.empty())
         throw std::runtime_error("the " + fir_variant_name(variant_) + " FIR variant: " + unavailable);
-    program_ = build_program(cl_, program_file(variant_), fir_build_options(border, size_));
+    std::string options = fir_build_options(border, size_);
+    if (variant_ == FirVariant::local)
+        options += " -DROWS_PER_ITEM=" + std::to_string(kLocalRowsPerItem);
+    program_ = build_program(cl_, program_file(variant_), options);
     while_doing("creating kernel " + kernel_name_, [&] {
         kernel_ = create_kernel(program_, kernel_name_);
         if (variant_ == FirVariant::image)
@@ -264,8 +270,10 @@ void FirFilter::size_launch()
 {
     // [Work size]
     // One work-item per 4 outputs of a row; the last of each row may be a partial group.
+    // (The local variant's work-items take kLocalRowsPerItem rows each.)
+    const std::size_t rows_per_item = variant_ == FirVariant::local ? kLocalRowsPerItem : 1;
     launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, kOutputsPerItem),
-                             height_, work_group_x_, work_group_y_);
+                             divide_round_up(height_, rows_per_item), work_group_x_, work_group_y_);
     // [Work size]
     if (variant_ == FirVariant::local) {
         // The tile for the shape that really runs (launch_size_2d may shrink the one asked for).
@@ -274,12 +282,13 @@ void FirFilter::size_launch()
     }
 }
 
-// The local variant's tile: a group of x by y work-items covers 4x by y outputs, plus the
-// RADIUS-pixel halo all round (kernels/fir/fir_local.cl).
+// The local variant's tile: a group of x by y work-items covers 4x by 4y outputs (4 outputs of 4
+// rows each), plus the RADIUS-pixel halo all round (kernels/fir/fir_local.cl).
 std::size_t FirFilter::local_tile_bytes(std::size_t group_x, std::size_t group_y) const
 {
     const auto halo = static_cast<std::size_t>(size_ - 1);
-    return (kOutputsPerItem * group_x + halo) * (group_y + halo) * sizeof(cl_float);
+    return (kOutputsPerItem * group_x + halo) * (kLocalRowsPerItem * group_y + halo) *
+           sizeof(cl_float);
 }
 
 
