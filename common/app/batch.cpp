@@ -107,7 +107,8 @@ Stage stage_of(const std::string& step)
     if (step == "start the OpenCL driver" || step == "find the device" ||
         step == "create context" || step == "build kernels")
         return Stage::start;
-    if (starts_with(step, "open ") || starts_with(step, "read ") || starts_with(step, "RGB to"))
+    if (starts_with(step, "open ") || starts_with(step, "read ") || starts_with(step, "RGB to") ||
+        starts_with(step, "wait for "))
         return Stage::decode;
     if (starts_with(step, "write ") || starts_with(step, "compress"))
         return Stage::encode;

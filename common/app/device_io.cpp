@@ -12,7 +12,7 @@
 
 namespace sdk {
 
-OpenedImage open_image(const std::filesystem::path& input)
+OpenedImage open_image(const std::filesystem::path& input, Decoding decoding)
 {
     OpenedImage image;
     try {
@@ -23,13 +23,15 @@ OpenedImage open_image(const std::filesystem::path& input)
     const ImageFormat format = detect_image_format(*image.file);
     if (format == ImageFormat::bmp) {
         image.layout = read_bmp_layout(*image.file);
-        return image;
+    } else {
+        const ImageHeader header = format == ImageFormat::png ? read_png_header(*image.file)
+                                                              : read_jpeg_header(*image.file);
+        image.layout.width = header.width;
+        image.layout.height = header.height;
+        image.layout.storage = BmpStorage::other;
     }
-    const ImageHeader header = format == ImageFormat::png ? read_png_header(*image.file)
-                                                          : read_jpeg_header(*image.file);
-    image.layout.width = header.width;
-    image.layout.height = header.height;
-    image.layout.storage = BmpStorage::other;
+    if (decoding == Decoding::ahead && !image.device_convertible())
+        image.decoding = std::make_shared<DecodingAhead>(*image.file);
     return image;
 }
 
@@ -91,6 +93,10 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
     const std::size_t width = image.width();
     if (!image.device_convertible()) {
         // The file is read in place as the decoder asks for it, so reading is part of decoding.
+        // Decoded ahead, beside the device's start: the step is what the run still waited.
+        if (!decoded_ && image.decoding)
+            decoded_ = pipeline.time("wait for decoding " + name, 0,
+                                     [&] { return image.decoding->take(); });
         if (!decoded_)
             decoded_ = pipeline.time("read and decode " + name + " on the host", image.file->size(),
                                      [&] { return to_luminance(read_image(*image.file)); });

@@ -1,4 +1,5 @@
 #pragma once
+#include "common/app/decoding_ahead.hpp"
 #include "kernels/convert/row_conversions.hpp"
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/file_io.hpp"
@@ -26,6 +27,9 @@ struct OpenedImage {
     std::unique_ptr<InputFile> file;
     // For a PNG or JPEG, only its size: they are always decoded on the host (storage other).
     BmpLayout layout;
+    // With Decoding::ahead, the host's decoding of pixels the device cannot convert, begun when
+    // opened (after `file`, so that it ends before the file closes).
+    std::shared_ptr<DecodingAhead> decoding;
     std::size_t width() const { return static_cast<std::size_t>(layout.width); }
     std::size_t height() const { return static_cast<std::size_t>(layout.height); }
     // Pixels the device can convert as stored; others are decoded on the host.
@@ -34,8 +38,12 @@ struct OpenedImage {
 
 // Opens `input` (refusing what is not a regular file), recognises its format by its first bytes
 // and checks its headers against its real size: an unknown format, a truncated or malformed
-// header fails here, naming the file, before any work is done.
-OpenedImage open_image(const std::filesystem::path& input);
+// header fails here, naming the file, before any work is done. With Decoding::ahead, pixels
+// that need the host's decoding start decoding now, beside the device's start (BandReader takes
+// them); Decoding::when_read leaves the file to be read by whoever needs it.
+enum class Decoding { when_read, ahead };
+OpenedImage open_image(const std::filesystem::path& input,
+                       Decoding decoding = Decoding::when_read);
 
 // The input's rows and the device's rows that cost every run: the file's stored rows (when
 // they go to the device as they are) and the 8-bit BMP rows of the output. A filter adds its own

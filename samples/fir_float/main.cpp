@@ -39,12 +39,15 @@ int main(int argc, char** argv)
                       << options.output.string() << "\n";
 
         // 2. Reserve the files the run writes (all are put in place together at the end, or none)
-        //    and open the image: its header gives its size.
+        //    and open the image: its header gives its size. A PNG or JPEG starts decoding on the
+        //    host now, on a thread of its own, while the device is started.
         sdk::PipelineTimer pipeline;
         sdk::OutputSet outputs = sdk::reserve_outputs(
             options, sdk::fir_output_paths(options.output, options.save_raw), pipeline);
-        const sdk::OpenedImage image = pipeline.time("open " + options.input.filename().string(),
-                                                     0, [&] { return sdk::open_image(options.input); });
+        const sdk::OpenedImage image =
+            pipeline.time("open " + options.input.filename().string(), 0, [&] {
+                return sdk::open_image(options.input, sdk::Decoding::ahead);
+            });
         const std::size_t width = image.width();
         const std::size_t height = image.height();
 

@@ -1,0 +1,100 @@
+// Decoding a photo beside the device's start (common/app/decoding_ahead.hpp): the luminance taken
+// is the one decoding on the spot gives, a damaged file's error comes out of take(), and an
+// object never taken waits for its thread rather than leave it running.
+#include "common/app/decoding_ahead.hpp"
+#include "common/app/device_io.hpp"
+#include "common/imageio/file_io.hpp"
+#include "common/imageio/image_file.hpp"
+#include "common/imageio/luminance.hpp"
+
+#include "codec_builders.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace sdk {
+namespace {
+
+namespace fs = std::filesystem;
+
+class DecodingAheadTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        std::string pattern = (fs::temp_directory_path() / "sdk-decoding-ahead-XXXXXX").string();
+        ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+        root_ = pattern;
+    }
+    void TearDown() override
+    {
+        std::error_code ignored;
+        fs::remove_all(root_, ignored);
+    }
+    fs::path write(const std::string& name, const std::vector<std::uint8_t>& bytes)
+    {
+        write_file_atomically(root_ / name, bytes.data(), bytes.size());
+        return root_ / name;
+    }
+    static std::vector<std::uint8_t> jpeg(int width, int height)
+    {
+        codectest::JpegSpec spec;
+        spec.width = width;
+        spec.height = height;
+        spec.components = 3;
+        spec.pixels.resize(static_cast<std::size_t>(width * height * 3));
+        for (std::size_t i = 0; i < spec.pixels.size(); ++i)
+            spec.pixels[i] = static_cast<std::uint8_t>(i * 37 % 251);
+        return codectest::build_jpeg(spec);
+    }
+    fs::path root_;
+};
+
+TEST_F(DecodingAheadTest, TakesTheLuminanceADecodingOnTheSpotGives)
+{
+    for (const auto& [width, height] : std::vector<std::pair<int, int>>{{1, 1}, {17, 5}, {130, 67}}) {
+        const fs::path photo = write("photo.jpg", jpeg(width, height));
+        const InputFile file(photo);
+        DecodingAhead ahead(file);
+        const Image taken = ahead.take();
+        const Image expected = to_luminance(read_image(InputFile(photo)));
+        EXPECT_EQ(taken.width, expected.width);
+        EXPECT_EQ(taken.height, expected.height);
+        EXPECT_EQ(taken.channels, 1);
+        EXPECT_EQ(taken.pixels, expected.pixels) << width << "x" << height;
+    }
+}
+
+TEST_F(DecodingAheadTest, ADamagedFilesErrorComesOutOfTake)
+{
+    std::vector<std::uint8_t> damaged = jpeg(64, 48);
+    damaged.resize(damaged.size() - damaged.size() / 3);  // the header whole, the scan cut short
+    const fs::path photo = write("damaged.jpg", damaged);
+    const InputFile file(photo);
+    DecodingAhead ahead(file);
+    EXPECT_THROW(ahead.take(), ImageError);
+}
+
+TEST_F(DecodingAheadTest, NeverTakenItWaitsForItsThread)
+{
+    const fs::path photo = write("photo.jpg", jpeg(640, 480));
+    const InputFile file(photo);
+    { DecodingAhead ahead(file); }  // destroyed while decoding: must not crash or leak a thread
+    SUCCEED();
+}
+
+// open_image starts it only where asked and only for pixels the host must decode.
+TEST_F(DecodingAheadTest, OpenImageStartsItOnlyWhereAsked)
+{
+    const fs::path photo = write("photo.jpg", jpeg(33, 17));
+    EXPECT_FALSE(open_image(photo).decoding);
+    const OpenedImage opened = open_image(photo, Decoding::ahead);
+    ASSERT_TRUE(opened.decoding);
+    EXPECT_EQ(opened.decoding->take().width, 33u);
+}
+
+}  // namespace
+}  // namespace sdk
