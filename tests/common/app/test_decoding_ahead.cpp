@@ -8,10 +8,10 @@
 #include "common/imageio/luminance.hpp"
 
 #include "codec_builders.hpp"
+#include "imageio_test_support.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -21,23 +21,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class DecodingAheadTest : public ::testing::Test {
+class DecodingAheadTest : public decodetest::FolderTest {
 protected:
-    void SetUp() override
-    {
-        std::string pattern = (fs::temp_directory_path() / "sdk-decoding-ahead-XXXXXX").string();
-        ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-        root_ = pattern;
-    }
-    void TearDown() override
-    {
-        std::error_code ignored;
-        fs::remove_all(root_, ignored);
-    }
     fs::path write(const std::string& name, const std::vector<std::uint8_t>& bytes)
     {
-        write_file_atomically(root_ / name, bytes.data(), bytes.size());
-        return root_ / name;
+        write_file_atomically(folder_ / name, bytes.data(), bytes.size());
+        return folder_ / name;
     }
     static std::vector<std::uint8_t> jpeg(int width, int height)
     {
@@ -50,7 +39,6 @@ protected:
             spec.pixels[i] = static_cast<std::uint8_t>(i * 37 % 251);
         return codectest::build_jpeg(spec);
     }
-    fs::path root_;
 };
 
 TEST_F(DecodingAheadTest, TakesTheLuminanceADecodingOnTheSpotGives)
