@@ -130,8 +130,9 @@ int main(int argc, char** argv)
         pipeline.print(log);
 
         // 6. With -n, time repeated runs (one run includes first-launch costs a loop does not),
-        //    then the verdict: every K*K variant timed the same way on this image, to answer on
-        //    this device whether the pixels are best read from a buffer, local memory or an image.
+        //    then the verdict: every K*K variant timed in the same rounds on this image, each in
+        //    its fastest work-group shape, to answer on this device whether the pixels are best
+        //    read from a buffer, local memory or an image.
         if (options.iterations > 0) {
             sdk::print_kernel_statistics(log, options.iterations, fir->time_runs(options.iterations),
                                          fir->bytes_moved());
