@@ -167,28 +167,29 @@ std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border 
         }
         const WorkGroupShape asked = shape.value_or(WorkGroupShape{candidate.group_x, candidate.group_y});
         if (shape && (candidate.group_x != 32 || candidate.group_y != 8)) continue;  // once each
-        try {
-            filter->set_work_group(asked.x, asked.y);
+        // Too many work-items, or too large a tile for local memory: not a shape it runs.
+        if (!runnable_shapes({asked}, [&](std::size_t x, std::size_t y) {
+                 filter->set_work_group(x, y);
+             }).empty())
             contestants.push_back({candidate.variant, asked.x, asked.y});
-        } catch (const UsageError&) {
-            // Too many work-items, or too large a tile for local memory: not a shape it runs.
-        }
     }
     const auto run = [&](const FirChoice& contestant) {
         FirFilter& filter = *filters.at(contestant.variant);
         filter.set_work_group(contestant.group_x, contestant.group_y);
         return filter.run_ms();
     };
-    // A warm-up run each, then all take turns, so that a slow spell of a shared machine falls on
-    // all of them alike.
-    std::vector<std::vector<double>> samples(contestants.size());
-    for (const FirChoice& contestant : contestants) run(contestant);
-    for (unsigned i = 0; i < iterations; ++i)
-        for (std::size_t c = 0; c < contestants.size(); ++c) samples[c].push_back(run(contestants[c]));
+    // A warm-up round, then all take turns (common/runtime/choose_fastest.hpp), so that a slow
+    // spell of a shared machine falls on all of them alike.
+    ContestRules rules;
+    rules.rounds = iterations;
+    const std::vector<double> medians =
+        choose_fastest(contestants.size(), [&](std::size_t c) { return run(contestants[c]); },
+                       rules)
+            .median_ms;
     std::vector<FirVariantMedian> best;  // in the candidates' order: buffer, local, image
     for (std::size_t c = 0; c < contestants.size(); ++c) {
         const FirChoice& contestant = contestants[c];
-        const double median = summarize(samples[c]).median;
+        const double median = medians[c];
         if (best.empty() || best.back().variant != contestant.variant)
             best.push_back({contestant.variant, median, {contestant.group_x, contestant.group_y}});
         else if (median < best.back().median_ms)

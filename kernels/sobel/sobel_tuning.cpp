@@ -191,15 +191,16 @@ std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border b
         const double copy_ms = filter.last_copy()() ? event_times(filter.last_copy()).run_ms : 0;
         return event_times(kernel).run_ms + copy_ms;
     };
-    // A warm-up run each (the first launch pays for lazy compilation and allocation), then the
-    // variants take turns, so that a slow spell of a shared machine falls on all of them alike.
-    std::vector<std::vector<double>> samples(filters.size());
-    for (auto& filter : filters) run_ms(*filter);
-    for (unsigned i = 0; i < iterations; ++i)
-        for (std::size_t v = 0; v < filters.size(); ++v) samples[v].push_back(run_ms(*filters[v]));
+    // A warm-up round (the first launch pays for lazy compilation and allocation), then the
+    // variants take turns (common/runtime/choose_fastest.hpp), so that a slow spell of a shared
+    // machine falls on all of them alike.
+    ContestRules rules;
+    rules.rounds = iterations;
+    const std::vector<double> median_ms =
+        choose_fastest(filters.size(), [&](std::size_t v) { return run_ms(*filters[v]); }, rules)
+            .median_ms;
     std::vector<VariantMedian> medians;
-    for (std::size_t v = 0; v < filters.size(); ++v)
-        medians.push_back({variants[v], summarize(samples[v]).median});
+    for (std::size_t v = 0; v < filters.size(); ++v) medians.push_back({variants[v], median_ms[v]});
     return medians;
 }
 
