@@ -11,7 +11,7 @@ DecodingAhead::DecodingAhead(const InputFile& file) : file_(file)
 {
     try {
         luminance_ = std::async(std::launch::async,
-                                [&file = file_] { return to_luminance(read_image(file)); });
+                                [&file = file_] { return read_luminance(file); });
     } catch (const std::system_error&) {
         // No thread to be had: take() decodes on the spot.
     }
@@ -19,7 +19,7 @@ DecodingAhead::DecodingAhead(const InputFile& file) : file_(file)
 
 Image DecodingAhead::take()
 {
-    if (!luminance_.valid()) return to_luminance(read_image(file_));
+    if (!luminance_.valid()) return read_luminance(file_);
     return luminance_.get();
 }
 

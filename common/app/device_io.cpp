@@ -99,7 +99,7 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
                                      [&] { return image.decoding->take(); });
         if (!decoded_)
             decoded_ = pipeline.time("read and decode " + name + " on the host", image.file->size(),
-                                     [&] { return to_luminance(read_image(*image.file)); });
+                                     [&] { return read_luminance(*image.file); });
         pipeline.time("upload luminance" + how, width * band.input_rows(), [&] {
             upload_rows(cl_, mode_, luminance, decoded_->pixels.data() + width * band.input_first,
                         width, band.input_rows(), row_pitch, "the luminance");

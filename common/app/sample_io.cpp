@@ -56,9 +56,11 @@ void write_trace(const CommonOptions& options, const PipelineTimer& pipeline,
 
 Image load_luminance(const std::filesystem::path& input, PipelineTimer* pipeline)
 {
-    if (!pipeline) return to_luminance(read_image(input));
-    const Image picture = pipeline->time("read " + input.filename().string(), 0,
-                                         [&] { return read_image(input); });
+    Image picture = pipeline ? pipeline->time("read " + input.filename().string(), 0,
+                                              [&] { return read_image_for_luminance(input); })
+                             : read_image_for_luminance(input);
+    if (picture.channels == 1) return picture;
+    if (!pipeline) return to_luminance(picture);
     return pipeline->time("RGB to luminance", picture.pixels.size(),
                           [&] { return to_luminance(picture); });
 }

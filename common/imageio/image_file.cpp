@@ -3,6 +3,7 @@
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/jpeg.hpp"
+#include "common/imageio/luminance.hpp"
 #include "common/imageio/png.hpp"
 
 #include <algorithm>
@@ -43,12 +44,37 @@ Image read_image(const InputFile& file)
     return read_bmp(file);
 }
 
+Image read_image_for_luminance(const InputFile& file)
+{
+    if (detect_image_format(file) != ImageFormat::jpeg) return read_image(file);
+    JpegDecoding decoding;
+    decoding.luminance_only = true;
+    return read_jpeg(file, decoding);
+}
+
+Image read_luminance(const InputFile& file)
+{
+    Image image = read_image_for_luminance(file);
+    if (image.channels == 1) return image;
+    return to_luminance(image);
+}
+
 Image read_image(const std::filesystem::path& path)
 {
     try {
         // Only a regular file: /dev/zero or a FIFO is refused before anything is read.
         const InputFile file(path);
         return read_image(file);
+    } catch (const FileError& error) {
+        throw ImageError(error.what());
+    }
+}
+
+Image read_image_for_luminance(const std::filesystem::path& path)
+{
+    try {
+        const InputFile file(path);
+        return read_image_for_luminance(file);
     } catch (const FileError& error) {
         throw ImageError(error.what());
     }

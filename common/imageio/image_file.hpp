@@ -26,6 +26,14 @@ ImageFormat detect_image_format(const InputFile& file);
 // Throws ImageError naming the file, one line, for anything unreadable, malformed or unsupported.
 Image read_image(const InputFile& file);
 Image read_image(const std::filesystem::path& path);
+// For a caller that wants grey: what read_image gives, except that a YCbCr JPEG (every camera's)
+// gives the luminance its encoder stored, 1 channel (JpegDecoding::luminance_only: no chroma
+// decoded, no colour conversion there and back; the pixels of OpenCV's
+// imread(IMREAD_GRAYSCALE), within 1 of luminance() of the decoded RGB).
+Image read_image_for_luminance(const InputFile& file);
+Image read_image_for_luminance(const std::filesystem::path& path);
+// That, made 1 channel: luminance() of each pixel of an RGB image (luminance.hpp).
+Image read_luminance(const InputFile& file);
 // The same for a file held in memory (tests, the fuzzer).
 Image decode_image(const std::uint8_t* data, std::size_t size, const std::string& name);
 

@@ -152,7 +152,7 @@ public:
     {
     }
 
-    ImageHeader header()
+    ImageHeader header(bool luminance_only = false)
     {
         // The first bytes are read into libjpeg's input buffer, and left there for it.
         JpegSource& source = jpeg_.source();
@@ -168,6 +168,8 @@ public:
             cinfo->out_color_space = JCS_GRAYSCALE;
             break;
         case JCS_YCbCr:
+            cinfo->out_color_space = luminance_only ? JCS_GRAYSCALE : JCS_RGB;
+            break;
         case JCS_RGB:
             cinfo->out_color_space = JCS_RGB;
             break;
@@ -197,7 +199,7 @@ public:
 
     Image decode(const JpegDecoding& decoding)
     {
-        Image image = allocate_image(header());
+        Image image = allocate_image(header(decoding.luminance_only));
         ImageRows rows(image);
         decode_into(rows, image.channels, decoding);
         return image;
@@ -205,7 +207,7 @@ public:
 
     void decode_bands(const Bands& bands, const JpegDecoding& decoding)
     {
-        const ImageHeader declared = header();
+        const ImageHeader declared = header(decoding.luminance_only);
         RowBands rows(bands, declared.width, declared.height, declared.channels);
         decode_into(rows, declared.channels, decoding);
         rows.finish();

@@ -42,6 +42,11 @@ struct JpegDecoding {
     // tables again, and threads must start, which a small image does not repay.
     std::size_t parallel_from_pixels = std::size_t{1} << 20;
     JpegPath* path_taken = nullptr;  // when set, told which decoder made the image
+    // For a caller that wants grey: a YCbCr file (every camera's) gives its luminance channel Y
+    // as stored, 1 channel, and libjpeg skips the chroma's inverse DCT, upsampling and colour
+    // conversion (a 4032x3024 photo decodes in ~60% of the time). The same pixels as OpenCV's
+    // imread(IMREAD_GRAYSCALE); a grey or RGB-coded file decodes as without it.
+    bool luminance_only = false;
 };
 
 // Decodes the whole file, read in place (never all held in memory).

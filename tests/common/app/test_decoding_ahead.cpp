@@ -48,7 +48,7 @@ TEST_F(DecodingAheadTest, TakesTheLuminanceADecodingOnTheSpotGives)
         const InputFile file(photo);
         DecodingAhead ahead(file);
         const Image taken = ahead.take();
-        const Image expected = to_luminance(read_image(InputFile(photo)));
+        const Image expected = sdk::read_luminance(InputFile(photo));
         EXPECT_EQ(taken.width, expected.width);
         EXPECT_EQ(taken.height, expected.height);
         EXPECT_EQ(taken.channels, 1);

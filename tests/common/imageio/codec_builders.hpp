@@ -202,7 +202,10 @@ inline std::vector<std::uint8_t> with_last_scan_repeated(const std::vector<std::
 }
 
 // libjpeg's own decode with its defaults, as a reference: grey stays grey, colour becomes RGB.
-inline std::vector<std::uint8_t> decode_jpeg_directly(const std::vector<std::uint8_t>& file)
+// libjpeg's own decoding with its defaults: grey or RGB, or with `grey` a colour file's
+// luminance channel (out_color_space JCS_GRAYSCALE, as OpenCV's IMREAD_GRAYSCALE asks).
+inline std::vector<std::uint8_t> decode_jpeg_directly(const std::vector<std::uint8_t>& file,
+                                                      bool grey = false)
 {
     jpeg_decompress_struct cinfo{};
     jpeg_error_mgr errors{};
@@ -211,7 +214,7 @@ inline std::vector<std::uint8_t> decode_jpeg_directly(const std::vector<std::uin
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, file.data(), static_cast<unsigned long>(file.size()));
     jpeg_read_header(&cinfo, TRUE);
-    cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    cinfo.out_color_space = cinfo.num_components == 1 || grey ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_start_decompress(&cinfo);
     const std::size_t row_bytes = std::size_t{cinfo.output_width} * cinfo.output_components;
     std::vector<std::uint8_t> pixels(row_bytes * cinfo.output_height);

@@ -7,6 +7,7 @@
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/image_file.hpp"
 #include "common/imageio/jpeg.hpp"
+#include "common/imageio/luminance.hpp"
 
 #include <gtest/gtest.h>
 
@@ -78,6 +79,32 @@ TEST(JpegRead, EqualsLibjpegAndCloseToTheOriginal)
         EXPECT_EQ(image.pixels, codectest::decode_jpeg_directly(file));
         EXPECT_LE(largest_difference(image.pixels, spec.pixels), c.tolerance);
         EXPECT_EQ(image.pixels.size(), spec.pixels.size());
+    }
+}
+
+// A caller that wants grey gets a colour file's luminance channel as libjpeg decodes it alone
+// (1 channel, no chroma decoded), close to the luminance the original pixels had; a grey file
+// as without asking.
+TEST(JpegRead, LuminanceOnlyIsTheStoredLuminance)
+{
+    for (const Case& c : kCases) {
+        SCOPED_TRACE(c.name);
+        JpegSpec spec = smooth_spec(c.components, 37, 21);
+        spec.subsampled = c.subsampled;
+        spec.progressive = c.progressive;
+        const std::vector<std::uint8_t> file = codectest::build_jpeg(spec);
+        sdk::JpegDecoding decoding;
+        decoding.luminance_only = true;
+        const Image image = sdk::decode_jpeg(file.data(), file.size(), "test.jpg", decoding);
+        EXPECT_EQ(image.width, 37u);
+        EXPECT_EQ(image.height, 21u);
+        ASSERT_EQ(image.channels, 1);
+        EXPECT_EQ(image.pixels, codectest::decode_jpeg_directly(file, true));
+        const Image original{37, 21, c.components, spec.pixels};
+        EXPECT_LE(largest_difference(image.pixels, sdk::to_luminance(original).pixels), c.tolerance);
+        if (c.components == 1) {
+            EXPECT_EQ(image.pixels, kJpeg.decode(file).pixels);
+        }
     }
 }
 

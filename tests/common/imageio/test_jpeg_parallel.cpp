@@ -54,7 +54,8 @@ JpegSpec noisy_spec(const Sampling& sampling, int width, int height, int restart
 }
 
 // Decodes from an allocation of exactly the file's size (AddressSanitizer sees a read past it).
-Image decode(const std::vector<std::uint8_t>& file, unsigned threads, JpegPath* path = nullptr)
+Image decode(const std::vector<std::uint8_t>& file, unsigned threads, JpegPath* path = nullptr,
+             bool luminance_only = false)
 {
     std::vector<std::uint8_t> exact(file);
     exact.shrink_to_fit();
@@ -62,6 +63,7 @@ Image decode(const std::vector<std::uint8_t>& file, unsigned threads, JpegPath* 
     decoding.threads = threads;
     decoding.parallel_from_pixels = 0;
     decoding.path_taken = path;
+    decoding.luminance_only = luminance_only;
     return sdk::decode_jpeg(exact.data(), exact.size(), "test.jpg", decoding);
 }
 
@@ -119,6 +121,30 @@ TEST(JpegRestartIntervals, SameBytesAsTheSequentialDecoder)
                 }
             }
     EXPECT_GT(parallel_decodes, 200);  // 213 of the cases above have two intervals or more
+}
+
+// A colour file's luminance channel alone (JpegDecoding::luminance_only), across its restart
+// intervals, is what the sequential decoder makes of it.
+TEST(JpegRestartIntervals, LuminanceOnlyAsTheSequentialDecoder)
+{
+    int parallel_decodes = 0;
+    for (const Sampling& sampling : kSamplings)
+        for (const Size size : {Size{17, 5}, Size{37, 41}, Size{3, 130}, Size{129, 272}}) {
+            SCOPED_TRACE(std::string(sampling.name) + " " + std::to_string(size.width) + "x" +
+                         std::to_string(size.height));
+            const auto file = codectest::build_jpeg(noisy_spec(sampling, size.width, size.height, 1));
+            const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file, true);
+            JpegPath path = JpegPath::restart_intervals;
+            const Image sequential = decode(file, 1, &path, true);
+            EXPECT_EQ(sequential.channels, 1);
+            EXPECT_EQ(sequential.pixels, expected);
+            EXPECT_EQ(path, JpegPath::sequential);
+            const Image parallel = decode(file, 3, &path, true);
+            EXPECT_EQ(parallel.channels, 1);
+            EXPECT_EQ(parallel.pixels, expected);
+            parallel_decodes += path == JpegPath::restart_intervals;
+        }
+    EXPECT_GE(parallel_decodes, 12);  // all but the 17x5s, one MCU row high
 }
 
 using JpegRestartFiles = decodetest::FolderTest;
