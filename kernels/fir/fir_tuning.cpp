@@ -96,6 +96,11 @@ std::vector<FirChoice> fir_candidates(bool images)
             if (variant == FirVariant::image && shape.y < 8) continue;
             candidates.push_back({variant, shape.x, shape.y});
         }
+        // The local variant's work-items take 4 or 8 columns each: narrower groups keep the
+        // tile's halo small (on an H200, 8x16 was its fastest shape at 7x7 and 15x15).
+        if (variant == FirVariant::local)
+            for (const WorkGroupShape shape : {WorkGroupShape{8, 16}, WorkGroupShape{16, 8}})
+                candidates.push_back({variant, shape.x, shape.y});
     }
     return candidates;
 }
