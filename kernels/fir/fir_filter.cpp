@@ -19,12 +19,14 @@ namespace {
 
 // Outputs per work-item along a row: one float4.
 constexpr std::size_t kOutputsPerItem = 4;
-// The local variant's work-items each compute this many rows of outputs, so that each tile row
-// read into registers serves up to as many window rows (kernels/fir/fir_local.cl), and along a
-// row 4 outputs, or 8 for the larger windows, whose pixels then serve more sums each. Measured
-// on an H200 at 16384x16384: 15x15 3.28 ms with 8, 3.68 with 4; 7x7 1.33 ms with 4, 1.45 with 8.
-constexpr std::size_t kLocalRowsPerItem = 4;
-std::size_t local_columns_per_item(int size) { return size >= 11 ? 8 : 4; }
+// The local variant's work-items each compute a block of outputs: 4 along a row and 4 rows for
+// small windows, 8 along a row and 2 rows from 9x9 up, whose pixels then serve more sums each
+// (kernels/fir/fir_local.cl: each tile row read into registers serves up to as many window rows
+// as the block has rows). Measured on an H200 at 16384x16384, fastest shape of each: 15x15 2.53
+// ms with 8x2, 2.73 with 4x4, 3.13 with 8x4; 9x9 1.11 with 8x2, 1.23 with 4x4; 7x7 0.97 with 4x4,
+// 0.96 with 8x2.
+std::size_t local_columns_per_item(int size) { return size >= 9 ? 8 : 4; }
+std::size_t local_rows_per_item(int size) { return size >= 9 ? 2 : 4; }
 
 const char* program_file(FirVariant variant)
 {
@@ -99,7 +101,7 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
         throw std::runtime_error("the " + fir_variant_name(variant_) + " FIR variant: " + unavailable);
     std::string options = fir_build_options(border, size_);
     if (variant_ == FirVariant::local)
-        options += " -DROWS_PER_ITEM=" + std::to_string(kLocalRowsPerItem) +
+        options += " -DROWS_PER_ITEM=" + std::to_string(local_rows_per_item(size_)) +
                    " -DCOLUMNS_PER_ITEM=" + std::to_string(local_columns_per_item(size_));
     program_ = build_program(cl_, program_file(variant_), options);
     while_doing("creating kernel " + kernel_name_, [&] {
@@ -126,8 +128,10 @@ void FirFilter::set_coefficients(const FirCoefficients& coefficients)
     // [Weights]
     // Rounded to float once here. The 3x3 buffer kernel takes one float4 per window row (.s3
     // unused): its arithmetic, and so the default run's output, is what it always was. Every
-    // other K*K kernel reads all K*K from one small buffer as __constant.
+    // other K*K kernel reads all K*K from one small buffer as __constant, but the local one,
+    // which takes them by value (kernels/fir/fir_local.cl says why).
     const std::vector<float> weights = coefficients.float_weights();
+    weight_values_ = weights;
     for (std::size_t r = 0; r < weight_rows_.size() && size_ == 3; ++r)
         weight_rows_[r] = cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
     weights_ = constant_floats(cl_, weights, "the weights");
@@ -174,13 +178,18 @@ void FirFilter::bind_arguments()
     // [Arguments]
     // In the order of each kernel's signature (kernels/fir/*.cl), written once here.
     while_doing("setting the FIR kernel's arguments", [&] {
-        if (variant_ == FirVariant::image)
+        if (variant_ == FirVariant::image) {
             set_args(kernel_, luminance_image_, width, height, pitch, weights_, output_);
-        else if (size_ == 3 && variant_ == FirVariant::buffer)
+        } else if (variant_ == FirVariant::local) {
+            set_args(kernel_, luminance_, width, height, pitch);
+            kernel_.setArg(4, weight_values_.size() * sizeof(cl_float), weight_values_.data());
+            kernel_.setArg(5, output_);
+        } else if (size_ == 3) {
             set_args(kernel_, luminance_, width, height, pitch, weight_rows_[0], weight_rows_[1],
                      weight_rows_[2], output_);
-        else
+        } else {
             set_args(kernel_, luminance_, width, height, pitch, weights_, output_);
+        }
     });
     // [Arguments]
 }
@@ -274,10 +283,11 @@ void FirFilter::size_launch()
 {
     // [Work size]
     // One work-item per 4 outputs of a row; the last of each row may be a partial group.
-    // (The local variant's work-items take more: local_columns_per_item x kLocalRowsPerItem.)
+    // (The local variant's work-items take a block: local_columns_per_item x
+    // local_rows_per_item.)
     const bool local = variant_ == FirVariant::local;
     const std::size_t columns_per_item = local ? local_columns_per_item(size_) : kOutputsPerItem;
-    const std::size_t rows_per_item = local ? kLocalRowsPerItem : 1;
+    const std::size_t rows_per_item = local ? local_rows_per_item(size_) : 1;
     launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, columns_per_item),
                              divide_round_up(height_, rows_per_item), work_group_x_, work_group_y_);
     // [Work size]
@@ -289,14 +299,14 @@ void FirFilter::size_launch()
 }
 
 // The local variant's tile: a group of x by y work-items covers its outputs (each work-item's
-// columns by kLocalRowsPerItem rows) plus the RADIUS-pixel halo all round, in rows rounded up to
-// whole float4s (TILE_WIDTH in kernels/fir/fir_local.cl).
+// block) plus the window's halo: RADIUS rows above and below, RADIUS rounded up to whole float4s
+// left and right (PAD and TILE_FLOAT4S in kernels/fir/fir_local.cl).
 std::size_t FirFilter::local_tile_bytes(std::size_t group_x, std::size_t group_y) const
 {
-    const auto halo = static_cast<std::size_t>(size_ - 1);
-    const std::size_t row_floats =
-        divide_round_up(local_columns_per_item(size_) * group_x + halo, 4) * 4;
-    return row_floats * (kLocalRowsPerItem * group_y + halo) * sizeof(cl_float);
+    const auto radius = static_cast<std::size_t>(size_ / 2);
+    const std::size_t pad = divide_round_up(radius, 4) * 4;
+    const std::size_t row_floats = local_columns_per_item(size_) * group_x + 2 * pad;
+    return row_floats * (local_rows_per_item(size_) * group_y + 2 * radius) * sizeof(cl_float);
 }
 
 
@@ -388,9 +398,13 @@ cl::Event FirFilter::run()
 {
     last_events_.clear();
     if (separable()) {
-        // The 1-D passes launch as the 2-D kernel does: 4 outputs per work-item along a row.
-        enqueue(row_kernel_, "fir_rows", launch_);
-        return enqueue(column_kernel_, "fir_columns", launch_);
+        // The 1-D passes take 4 outputs of one row a work-item, whatever block the variant's
+        // K*K kernel takes (the local one's is larger), in the shape that kernel runs in.
+        const LaunchSize passes =
+            launch_size_2d(row_kernel_, cl_.device, divide_round_up(width_, kOutputsPerItem),
+                           height_, launch_.local[0], launch_.local[1]);
+        enqueue(row_kernel_, "fir_rows", passes);
+        return enqueue(column_kernel_, "fir_columns", passes);
     }
     if (variant_ == FirVariant::image && !image_is_view_) {
         // The conversions (and the tuner) write the luminance buffer; the image is its copy.

@@ -122,6 +122,7 @@ private:
     // (above, here, below). Every other K*K kernel: all K*K, row-major, read as __constant.
     std::array<cl_float4, 3> weight_rows_{};
     cl::Buffer weights_;
+    std::vector<cl_float> weight_values_;  // the local kernel's, passed by value
     // The image variant: its image of the luminance (a view of the buffer, or a copy each run).
     cl::Image2D luminance_image_;
     cl::Kernel image_copy_kernel_;

@@ -222,6 +222,30 @@ INSTANTIATE_TEST_SUITE_P(
                border_name(std::get<1>(test_info.param));
     });
 
+// Separable weights take the two passes whichever variant the filter was made for: each
+// variant's launch covers a different block of outputs per work-item, the passes' their own.
+TEST(FirSeparable, RunsWhicheverVariantTheFilterWasMadeFor)
+{
+    for (const FirVariant variant : {FirVariant::buffer, FirVariant::local, FirVariant::image}) {
+        if (!fir_variant_unavailable(test_context(), variant, 61, 17).empty()) continue;
+        for (const int size : {7, 15}) {
+            FirFilter& filter = filter_for(Border::reflect101, MemoryMode::copy, size, variant);
+            for (const auto& image_size : std::vector<test::Size>{{61, 17}, {17, 5}}) {
+                const Image image = test::random_grey_image(image_size.width, image_size.height, 5);
+                const FirCoefficients coefficients = outer_product(31, size);
+                const std::vector<float> actual =
+                    run_on_device(filter, coefficients, image, poisons[1]);
+                ASSERT_TRUE(filter.separable());
+                EXPECT_LE(max_abs_difference(actual,
+                                             fir_reference(image, coefficients, Border::reflect101)),
+                          fir_tolerance(coefficients))
+                    << fir_variant_name(variant) << " " << size << "x" << size << " at "
+                    << test::size_name(image_size);
+            }
+        }
+    }
+}
+
 // The row pass writes every row sum the column pass reads: row sums poisoned before the run
 // would otherwise reach the output.
 TEST(FirSeparable, TheRowPassWritesEveryRowSumTheColumnPassReads)
