@@ -182,25 +182,17 @@ private:
 };
 
 // A FIR filter's K*K pass in one variant (the 3x3 buffer kernel is fir_float's default), or
-// with `separable` a column-times-row window's two 1-D passes.
+// with `separable` a column-times-row window's separable path (buffer: two 1-D passes; local:
+// one kernel, the row sums in local memory).
 class FirKernel final : public ShapeableKernel {
 public:
     FirKernel(const OpenClContext& cl, const Image& image, FirVariant variant = FirVariant::buffer,
               int size = 3, bool separable = false)
         : fir_(cl, Border::replicate,
-               separable ? box_coefficients(size) : full_window_coefficients(size),
+               separable ? separable_window_coefficients(size) : full_window_coefficients(size),
                MemoryMode::copy, variant)
     {
         fir_.upload(image);
-    }
-    // All weights 1 / K^2: a box blur, the plainest separable window.
-    static FirCoefficients box_coefficients(int size)
-    {
-        FirCoefficients box;
-        box.size = size;
-        box.numerators.assign(static_cast<std::size_t>(size * size), 1.0);
-        box.divisor = size * size;
-        return box;
     }
     void set_work_group(const WorkGroupShape& shape) override
     {
@@ -632,7 +624,8 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                         });
         // The K*K pass by where it reads its pixels and by window, "kernel/fir/local/7x7/SIZE"
         // (bench/plot.py charts time against radius from these; scripts/compare-gpu-libraries.sh
-        // finds them under kernel/fir/), and a separable 15x15's two passes beside them.
+        // finds them under kernel/fir/), and a separable 15x15 beside them: its two passes
+        // ("separable/15x15") and its one kernel in local memory ("separable_local/15x15").
         for (const FirVariant variant : {FirVariant::buffer, FirVariant::local, FirVariant::image})
             for (const int k : {3, 7, 15}) {
                 if (!fir_variant_unavailable(suite.cl, variant, size.width, size.height).empty())
@@ -649,6 +642,11 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                         {fir_needs.largest_buffer, fir_needs.total + float_pitched},
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<FirKernel>(context, image, FirVariant::buffer,
+                                                               15, true);
+                        });
+        register_kernel(suite, "fir", "separable_local/15x15", size, fir_needs,
+                        [](const OpenClContext& context, const Image& image) {
+                            return std::make_shared<FirKernel>(context, image, FirVariant::local,
                                                                15, true);
                         });
         register_kernel(suite, "morphology", "square_dilate", size, morphology_needs,

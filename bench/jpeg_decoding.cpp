@@ -3,6 +3,7 @@
 #include "codec_builders.hpp"  // tests/common/imageio: the libjpeg writer the tests use
 #include "png_encoding.hpp"
 #include "common/imageio/jpeg.hpp"
+#include "common/imageio/luminance.hpp"
 
 #include <ctime>
 #include <string>
@@ -60,10 +61,37 @@ void time_jpeg_decoding(benchmark::State& state, Size size, bool restarts, unsig
     });
 }
 
+// What a filter wants of a colour JPEG, its luminance: decoded as RGB then luminance() of each
+// pixel, or its Y channel alone (JpegDecoding::luminance_only). One thread, no restart markers:
+// what a camera's file costs.
+void time_jpeg_luminance(benchmark::State& state, Size size, bool y_channel)
+{
+    guarded(state, [&] {
+        const std::string key = "photo-like JPEG " + size_name(size);
+        const auto& file = reuse_setup<std::vector<std::uint8_t>>(
+            key, [&] { return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, false)); });
+        JpegDecoding decoding;
+        decoding.threads = 1;
+        decoding.luminance_only = y_channel;
+        const Samples samples = time_real(state, [&] {
+            const Image image = decode_jpeg(file.data(), file.size(), "bench", decoding);
+            benchmark::DoNotOptimize(y_channel ? image : to_luminance(image));
+        });
+        set_counters(state, samples, size.pixels(), size.pixels());
+    });
+}
+
 }  // namespace
 
 void register_jpeg_decoding(Size size)
 {
+    for (const bool y_channel : {false, true}) {
+        const std::string name = std::string("decode/jpeg/luminance/") +
+                                 (y_channel ? "y_channel/" : "rgb_then_luminance/") + size_name(size);
+        benchmark::RegisterBenchmark(name.c_str(), time_jpeg_luminance, size, y_channel)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
     for (const bool restarts : {true, false})
         for (const unsigned threads : {1u, 0u}) {
             const std::string name = std::string("decode/jpeg/") + (restarts ? "restarts/" : "no_restarts/") +

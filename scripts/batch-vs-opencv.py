@@ -7,7 +7,9 @@ noisy moment hits both alike:
   - sobel -i FOLDER -o RESULTS (one process: PNG results, one photo in flight per core), and
   - OpenCV in a process pool of one worker per core, each photo read, made grey, Sobel dx and dy
     (3x3, CV_16S), their magnitude, written as PNG (the job of scripts/opencv-sobel-job.py),
-    the pool's start included as sobel's start is.
+    the pool's start included as sobel's start is; twice: read in colour then cvtColor to grey,
+    and read as grey (IMREAD_GRAYSCALE: the JPEG's stored luminance, no chroma decoded, as sobel
+    reads a JPEG).
 Prints the median of the rounds for each, in photos/s, and sobel's as a multiple of OpenCV's.
     scripts/batch-vs-opencv.py BIN_DIR [--photos N] [--size WxH] [--rounds R] [-- SOBEL_ARGS...]
 Skips, saying so, where cv2 is missing (Debian: python3-opencv).
@@ -41,9 +43,12 @@ def make_photos(bundled, folder, count, width, height):
                     [cv2.IMWRITE_JPEG_QUALITY, 92])
 
 
-def opencv_job(paths):
-    source, target = paths
-    grey = cv2.cvtColor(cv2.imread(source, cv2.IMREAD_COLOR), cv2.COLOR_BGR2GRAY)
+def opencv_job(job):
+    source, target, read_grey = job
+    if read_grey:
+        grey = cv2.imread(source, cv2.IMREAD_GRAYSCALE)
+    else:
+        grey = cv2.cvtColor(cv2.imread(source, cv2.IMREAD_COLOR), cv2.COLOR_BGR2GRAY)
     dx = cv2.Sobel(grey, cv2.CV_16S, 1, 0, ksize=3)
     dy = cv2.Sobel(grey, cv2.CV_16S, 0, 1, ksize=3)
     magnitude = cv2.magnitude(dx.astype(np.float32), dy.astype(np.float32))
@@ -54,9 +59,9 @@ def one_thread_each():
     cv2.setNumThreads(1)  # the pool is the parallelism: one photo per worker, as sobel's jobs
 
 
-def time_opencv(photos, results, workers):
-    jobs = [(path, os.path.join(results, os.path.splitext(os.path.basename(path))[0] + ".png"))
-            for path in photos]
+def time_opencv(photos, results, workers, read_grey):
+    jobs = [(path, os.path.join(results, os.path.splitext(os.path.basename(path))[0] + ".png"),
+             read_grey) for path in photos]
     start = time.perf_counter()
     with multiprocessing.Pool(workers, initializer=one_thread_each) as pool:
         pool.map(opencv_job, jobs, chunksize=1)
@@ -99,25 +104,31 @@ def main():
             with open(path, "rb") as file:
                 file.read()
         time_sobel(sobel, folder, os.path.join(work, "warm-up"), options.sobel_args)  # tuning, caches
-        sobel_s, opencv_s = [], []
+        sobel_s, opencv_s, opencv_grey_s = [], [], []
         for round_number in range(options.rounds):
             for name, times, run in (
                     ("sobel", sobel_s,
                      lambda out: time_sobel(sobel, folder, out, options.sobel_args)),
-                    ("opencv", opencv_s, lambda out: time_opencv(photos, out, cores))):
+                    ("opencv", opencv_s, lambda out: time_opencv(photos, out, cores, False)),
+                    ("opencv-grey", opencv_grey_s,
+                     lambda out: time_opencv(photos, out, cores, True))):
                 results = os.path.join(work, f"{name}-{round_number}")
                 os.mkdir(results)
                 times.append(run(results))
                 subprocess.run(["rm", "-rf", results], check=True)
         sobel_rate = options.photos / statistics.median(sobel_s)
         opencv_rate = options.photos / statistics.median(opencv_s)
+        opencv_grey_rate = options.photos / statistics.median(opencv_grey_s)
         print(f"{options.photos} JPEGs {width}x{height} to PNG edges, {cores} cores, median of "
               f"{options.rounds} rounds:")
         print(f"  sobel batch (one process)       {sobel_rate:7.2f} photos/s "
               f"({statistics.median(sobel_s):.2f} s)")
-        print(f"  OpenCV Pool({cores})                  {opencv_rate:7.2f} photos/s "
+        print(f"  OpenCV Pool({cores}), colour + cvtColor {opencv_rate:7.2f} photos/s "
               f"({statistics.median(opencv_s):.2f} s)")
-        print(f"  sobel / OpenCV                  {sobel_rate / opencv_rate:7.2f}x")
+        print(f"  OpenCV Pool({cores}), read as grey     {opencv_grey_rate:7.2f} photos/s "
+              f"({statistics.median(opencv_grey_s):.2f} s)")
+        print(f"  sobel / OpenCV colour           {sobel_rate / opencv_rate:7.2f}x")
+        print(f"  sobel / OpenCV grey             {sobel_rate / opencv_grey_rate:7.2f}x")
 
 
 if __name__ == "__main__":

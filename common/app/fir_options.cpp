@@ -43,15 +43,17 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
                             std::size_t rows, std::ostream& log)
 {
     FirChoice choice;
-    if (options.variant == "auto" && separate(coefficients)) {
-        if (options.tuning.retune) throw UsageError("--retune: separable weights run no KxK pass to tune");
-    } else if (options.variant == "auto") {
+    if (options.variant == "auto") {
         if (!options.tuning.work_group.empty() && options.tuning.retune)
             throw UsageError("--retune measures the work-group shapes and --work-group names one: "
                              "give one of them");
+        // Separable weights: the separable paths compete (two passes, or one kernel with the
+        // row sums in local memory), not the K*K kernels they skip.
+        const FirWeights weights =
+            separate(coefficients) ? FirWeights::separable : FirWeights::full_window;
         const FirTuningResult tuned = choose_fir_kernel(
             cl, border, options.size, width, rows,
-            options.tuning.retune ? Tuning::retune : Tuning::use_cache);
+            options.tuning.retune ? Tuning::retune : Tuning::use_cache, weights);
         choice = tuned.choice;
         log_tuning(log, "Variant auto", tuned);
     } else {
@@ -84,7 +86,11 @@ void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border borde
         times.push_back({memory_name(variant.variant) + " " + std::to_string(variant.shape.x) +
                              "x" + std::to_string(variant.shape.y),
                          variant.median_ms});
-    if (fir.separable()) times.push_back({"separable passes", fir.time_runs(iterations).median});
+    if (fir.separable()) {
+        const bool one_kernel = fir.variant() == FirVariant::local;
+        times.push_back({one_kernel ? "separable kernel in local memory" : "separable passes",
+                         fir.time_runs(iterations).median});
+    }
     log << verdict_line(cl.device_name(), times) << "\n";
 }
 

@@ -27,6 +27,9 @@ constexpr std::size_t kOutputsPerItem = 4;
 // 0.96 with 8x2.
 std::size_t local_columns_per_item(int size) { return size >= 9 ? 8 : 4; }
 std::size_t local_rows_per_item(int size) { return size >= 9 ? 2 : 4; }
+// The separable local kernel's work-items each take 4 outputs of 2 rows (fir_separable_local.cl;
+// on an H200 at 16384x16384, 16x16 groups: 15x15 0.99 ms so, 0.98 with 4 rows; 7x7 0.76, 0.80).
+constexpr std::size_t kSeparableLocalRows = 2;
 
 const char* program_file(FirVariant variant)
 {
@@ -138,30 +141,56 @@ void FirFilter::set_coefficients(const FirCoefficients& coefficients)
     // [Weights]
     factors_ = separate(coefficients);
     if (factors_) {
-        if (!separable_program_()) {
-            separable_program_ =
-                build_program(cl_, "fir_separable.cl", fir_build_options(border_, size_));
-            while_doing("creating the separable kernels", [&] {
-                row_kernel_ = create_kernel(separable_program_, "fir_rows");
-                column_kernel_ = create_kernel(separable_program_, "fir_columns");
-            });
+        if (variant_ == FirVariant::local) {
+            // One kernel, the row sums in local memory (fir_separable_local.cl).
+            if (!separable_program_()) {
+                separable_program_ = build_program(
+                    cl_, "fir_separable_local.cl",
+                    fir_build_options(border_, size_) +
+                        " -DROWS_PER_ITEM=" + std::to_string(kSeparableLocalRows) +
+                        " -DCOLUMNS_PER_ITEM=" + std::to_string(kOutputsPerItem));
+                while_doing("creating kernel fir_separable_local", [&] {
+                    separable_local_kernel_ = create_kernel(separable_program_, "fir_separable_local");
+                });
+            }
+            factor_values_ = to_floats(factors_->row);
+            const std::vector<float> column = to_floats(factors_->column);
+            factor_values_.insert(factor_values_.end(), column.begin(), column.end());
+        } else {
+            // Two passes, the row sums through global memory (fir_separable.cl).
+            if (!separable_program_()) {
+                separable_program_ =
+                    build_program(cl_, "fir_separable.cl", fir_build_options(border_, size_));
+                while_doing("creating the separable kernels", [&] {
+                    row_kernel_ = create_kernel(separable_program_, "fir_rows");
+                    column_kernel_ = create_kernel(separable_program_, "fir_columns");
+                });
+            }
+            row_weights_ = constant_floats(cl_, to_floats(factors_->row), "the row weights");
+            column_weights_ =
+                constant_floats(cl_, to_floats(factors_->column), "the column weights");
         }
-        row_weights_ = constant_floats(cl_, to_floats(factors_->row), "the row weights");
-        column_weights_ = constant_floats(cl_, to_floats(factors_->column), "the column weights");
     }
-    // Before the first upload there is nothing else to bind: upload binds everything.
-    if (output_()) bind_arguments();
+    // Before the first upload there is nothing else to size or bind: upload does both. After
+    // it, the kernel that runs may have changed (separable weights or not), and its launch.
+    if (output_()) {
+        size_launch();
+        bind_arguments();
+    }
 }
 
 void FirFilter::allow_separable(bool allowed)
 {
     separable_allowed_ = allowed;
-    if (output_()) bind_arguments();
+    if (output_()) {
+        size_launch();
+        bind_arguments();
+    }
 }
 
 std::string FirFilter::describe_path() const
 {
-    if (separable()) return describe_separable(size_);
+    if (separable()) return describe_separable(size_, variant_ == FirVariant::local);
     const std::string k = std::to_string(size_);
     return fir_variant_name(variant_) + " " + k + "x" + k + " pass";
 }
@@ -199,6 +228,15 @@ void FirFilter::bind_separable_arguments()
     const auto width = static_cast<cl_int>(width_);
     const auto height = static_cast<cl_int>(height_);
     const auto pitch = static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float));
+    if (variant_ == FirVariant::local) {
+        while_doing("setting fir_separable_local's arguments", [&] {
+            set_args(separable_local_kernel_, luminance_, width, height, pitch);
+            separable_local_kernel_.setArg(4, factor_values_.size() * sizeof(cl_float),
+                                           factor_values_.data());
+            separable_local_kernel_.setArg(5, output_);
+        });
+        return;
+    }
     // Made the first time weights are separable, and again only when a larger image needs more.
     const std::size_t bytes = row_pitch_bytes_ * height_;
     if (row_sums_bytes_ < bytes) {
@@ -273,7 +311,11 @@ void FirFilter::allocate(std::size_t width, std::size_t height)
 void FirFilter::set_work_group(std::size_t x, std::size_t y)
 {
     check_work_group(kernel_, cl_.device, x, y, kernel_name_);
-    if (variant_ == FirVariant::local) check_local_memory(cl_.device, x, y, local_tile_bytes(x, y));
+    // A local shape must hold the K*K kernel's tile and, should the weights be separable, the
+    // separable kernel's tile and row sums.
+    if (variant_ == FirVariant::local)
+        check_local_memory(cl_.device, x, y,
+                           std::max(local_tile_bytes(x, y), separable_local_bytes(x, y)));
     work_group_x_ = x;
     work_group_y_ = y;
     if (width_ > 0) size_launch();
@@ -284,17 +326,23 @@ void FirFilter::size_launch()
     // [Work size]
     // One work-item per 4 outputs of a row; the last of each row may be a partial group.
     // (The local variant's work-items take a block: local_columns_per_item x
-    // local_rows_per_item.)
+    // local_rows_per_item, or with separable weights 4 x kSeparableLocalRows.)
     const bool local = variant_ == FirVariant::local;
-    const std::size_t columns_per_item = local ? local_columns_per_item(size_) : kOutputsPerItem;
-    const std::size_t rows_per_item = local ? local_rows_per_item(size_) : 1;
-    launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, columns_per_item),
+    const bool local_separable = local && separable();
+    const std::size_t columns_per_item =
+        local && !separable() ? local_columns_per_item(size_) : kOutputsPerItem;
+    const std::size_t rows_per_item = local_separable ? kSeparableLocalRows
+                                      : local         ? local_rows_per_item(size_)
+                                                      : 1;
+    cl::Kernel& kernel = local_separable ? separable_local_kernel_ : kernel_;
+    launch_ = launch_size_2d(kernel, cl_.device, divide_round_up(width_, columns_per_item),
                              divide_round_up(height_, rows_per_item), work_group_x_, work_group_y_);
     // [Work size]
-    if (variant_ == FirVariant::local) {
+    if (local) {
         // The tile for the shape that really runs (launch_size_2d may shrink the one asked for).
-        const std::size_t tile_bytes = local_tile_bytes(launch_.local[0], launch_.local[1]);
-        while_doing("setting the local tile's size", [&] { kernel_.setArg(6, cl::Local(tile_bytes)); });
+        const std::size_t x = launch_.local[0], y = launch_.local[1];
+        const std::size_t bytes = local_separable ? separable_local_bytes(x, y) : local_tile_bytes(x, y);
+        while_doing("setting the local tile's size", [&] { kernel.setArg(6, cl::Local(bytes)); });
     }
 }
 
@@ -307,6 +355,17 @@ std::size_t FirFilter::local_tile_bytes(std::size_t group_x, std::size_t group_y
     const std::size_t pad = divide_round_up(radius, 4) * 4;
     const std::size_t row_floats = local_columns_per_item(size_) * group_x + 2 * pad;
     return row_floats * (local_rows_per_item(size_) * group_y + 2 * radius) * sizeof(cl_float);
+}
+
+// The separable local kernel's: its tile (4 columns a work-item, kSeparableLocalRows rows) and
+// the row sums of every tile row beside it, one per output column (fir_separable_local.cl).
+std::size_t FirFilter::separable_local_bytes(std::size_t group_x, std::size_t group_y) const
+{
+    const auto radius = static_cast<std::size_t>(size_ / 2);
+    const std::size_t pad = divide_round_up(radius, 4) * 4;
+    const std::size_t columns = kOutputsPerItem * group_x;
+    const std::size_t rows = kSeparableLocalRows * group_y + 2 * radius;
+    return (columns + 2 * pad + columns) * rows * sizeof(cl_float);
 }
 
 
@@ -397,14 +456,12 @@ cl::Event FirFilter::enqueue(const cl::Kernel& kernel, const std::string& name,
 cl::Event FirFilter::run()
 {
     last_events_.clear();
+    if (separable() && variant_ == FirVariant::local)
+        return enqueue(separable_local_kernel_, "fir_separable_local", launch_);
     if (separable()) {
-        // The 1-D passes take 4 outputs of one row a work-item, whatever block the variant's
-        // K*K kernel takes (the local one's is larger), in the shape that kernel runs in.
-        const LaunchSize passes =
-            launch_size_2d(row_kernel_, cl_.device, divide_round_up(width_, kOutputsPerItem),
-                           height_, launch_.local[0], launch_.local[1]);
-        enqueue(row_kernel_, "fir_rows", passes);
-        return enqueue(column_kernel_, "fir_columns", passes);
+        // The 1-D passes launch as the buffer kernel does: 4 outputs of a row a work-item.
+        enqueue(row_kernel_, "fir_rows", launch_);
+        return enqueue(column_kernel_, "fir_columns", launch_);
     }
     if (variant_ == FirVariant::image && !image_is_view_) {
         // The conversions (and the tuner) write the luminance buffer; the image is its copy.

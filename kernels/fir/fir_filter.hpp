@@ -49,10 +49,11 @@ public:
     // New weights of the same size for the next run; the program is not rebuilt (they are
     // kernel arguments, or a buffer). Another size throws std::invalid_argument.
     void set_coefficients(const FirCoefficients& coefficients);
-    // Whether separable weights may take the two-pass path (default true). The tuner and the
+    // Whether separable weights may take the separable path (default true): two 1-D passes, or
+    // for the local variant one kernel with the row sums in local memory. The tuner and the
     // verdict turn it off to time the K*K variants themselves.
     void allow_separable(bool allowed);
-    // Whether the next run takes the two-pass path.
+    // Whether the next run takes the separable path.
     bool separable() const { return factors_.has_value() && separable_allowed_; }
     // One line for the sample's log: "separable: 15x1 row pass then 1x15 column pass", or
     // "buffer 15x15 pass".
@@ -95,8 +96,11 @@ public:
     std::size_t width() const { return width_; }  // of the image allocated for
     std::size_t height() const { return height_; }
     // Bytes the kernels must move: the float image read once and the float output written once,
-    // and on the separable path the row sums written and read once more.
-    std::uint64_t bytes_moved() const { return (separable() ? 16 : 8) * pixel_count(); }
+    // and on the two-pass separable path the row sums written and read once more.
+    std::uint64_t bytes_moved() const
+    {
+        return (separable() && variant_ != FirVariant::local ? 16 : 8) * pixel_count();
+    }
     std::uint64_t pixel_count() const { return std::uint64_t{width_} * height_; }
 
 private:
@@ -106,6 +110,7 @@ private:
     void bind_separable_arguments();
     void size_launch();
     std::size_t local_tile_bytes(std::size_t group_x, std::size_t group_y) const;
+    std::size_t separable_local_bytes(std::size_t group_x, std::size_t group_y) const;
     cl::Event enqueue(const cl::Kernel& kernel, const std::string& name, const LaunchSize& launch);
 
     OpenClContext cl_;
@@ -138,6 +143,10 @@ private:
     cl::Buffer column_weights_;
     cl::Buffer row_sums_;
     std::size_t row_sums_bytes_ = 0;
+    // The local variant's separable path: one kernel, the row sums in local memory, the
+    // factors (row, then column) by value.
+    cl::Kernel separable_local_kernel_;
+    std::vector<cl_float> factor_values_;
     std::vector<cl::Event> last_events_;  // the last run's kernels, for run_ms
     LaunchSize launch_;
     std::size_t work_group_x_ = 32;

@@ -35,9 +35,12 @@ std::optional<SeparableWeights> separate(const FirCoefficients& coefficients)
     return factors;
 }
 
-std::string describe_separable(int size)
+std::string describe_separable(int size, bool in_local_memory)
 {
     const std::string k = std::to_string(size);
+    if (in_local_memory)
+        return "separable: " + k + "x1 row sums into local memory, then 1x" + k +
+               " column sums, one kernel";
     return "separable: " + k + "x1 row pass then 1x" + k + " column pass";
 }
 

@@ -22,7 +22,9 @@ struct SeparableWeights {
 // row[i] = weight(p, i) / weight(p, q), so no tiny weight is ever divided by.
 std::optional<SeparableWeights> separate(const FirCoefficients& coefficients);
 
-// The sample's line: "separable: 15x1 row pass then 1x15 column pass".
-std::string describe_separable(int size);
+// The sample's line: "separable: 15x1 row pass then 1x15 column pass", or with the row sums in
+// local memory (the local variant) "separable: 15x1 row sums into local memory, then 1x15 column
+// sums, one kernel".
+std::string describe_separable(int size, bool in_local_memory = false);
 
 }  // namespace sdk

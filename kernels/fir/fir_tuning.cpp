@@ -51,18 +51,32 @@ std::string format_choice(const FirChoice& choice)
     return fir_variant_name(choice.variant) + '\t' + shape_text({choice.group_x, choice.group_y});
 }
 
+// Separable weights run two passes with the buffer variant (and the image variant: the same
+// passes) or one kernel with the local variant: those two compete.
+std::vector<FirChoice> candidates_for(FirWeights weights, bool images)
+{
+    if (weights == FirWeights::full_window) return fir_candidates(images);
+    std::vector<FirChoice> candidates;
+    for (const FirChoice& candidate : fir_candidates(false))
+        if (candidate.variant != FirVariant::image) candidates.push_back(candidate);
+    return candidates;
+}
+
 // One filter per variant, each holding the image, so that the candidates take turns without
 // uploading again.
 Contestants<FirChoice> fir_contestants(const OpenClContext& cl, Border border, int size,
-                                       ImageSize image)
+                                       ImageSize image, FirWeights weights)
 {
     Contestants<FirChoice> contestants;
     auto filters = std::make_shared<std::map<FirVariant, std::unique_ptr<FirFilter>>>();
-    for (const auto& candidate : fir_candidates(image_competes(cl, image))) {
+    const FirCoefficients coefficients = weights == FirWeights::separable
+                                             ? separable_window_coefficients(size)
+                                             : full_window_coefficients(size);
+    for (const auto& candidate : candidates_for(weights, image_competes(cl, image))) {
         auto& filter = (*filters)[candidate.variant];
         if (!filter) {
-            filter = std::make_unique<FirFilter>(cl, border, full_window_coefficients(size),
-                                                 MemoryMode::copy, candidate.variant);
+            filter = std::make_unique<FirFilter>(cl, border, coefficients, MemoryMode::copy,
+                                                 candidate.variant);
             filter->allocate(image.width, image.height);
             fill_random(cl, filter->luminance_buffer(), RandomValues::floats);
         }
@@ -107,13 +121,25 @@ std::vector<FirChoice> fir_candidates(bool images)
 }
 
 std::string fir_tuning_key(const std::string& device, Border border, int size,
-                           SizeClass size_class, const std::vector<FirVariant>& variants)
+                           SizeClass size_class, const std::vector<FirVariant>& variants,
+                           FirWeights weights)
 {
     std::string names;
     for (const auto variant : variants) names += (names.empty() ? "" : " ") + fir_variant_name(variant);
     const std::string k = std::to_string(size);
-    return "fir_float | " + k + "x" + k + " | variants " + names + " | border " +
+    const std::string window =
+        k + "x" + k + (weights == FirWeights::separable ? " separable" : "");
+    return "fir_float | " + window + " | variants " + names + " | border " +
            border_name(border) + " | " + key_part(size_class) + " | " + device;
+}
+
+FirCoefficients separable_window_coefficients(int size)
+{
+    FirCoefficients coefficients;
+    coefficients.size = size;
+    coefficients.numerators.assign(static_cast<std::size_t>(size * size), 1.0);
+    coefficients.divisor = size * size;  // a box blur
+    return coefficients;
 }
 
 FirCoefficients full_window_coefficients(int size)
@@ -127,15 +153,19 @@ FirCoefficients full_window_coefficients(int size)
 }
 
 FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int size,
-                                  std::size_t width, std::size_t height, Tuning tuning)
+                                  std::size_t width, std::size_t height, Tuning tuning,
+                                  FirWeights weights)
 {
     TuningRecipe<FirChoice> recipe;
-    const auto variants = variants_of(fir_candidates(image_competes(cl, {width, height})));
+    const auto variants =
+        variants_of(candidates_for(weights, image_competes(cl, {width, height})));
     recipe.key = fir_tuning_key(device_key(cl.device), border, size, size_class_of(width, height),
-                                variants);
+                                variants, weights);
     recipe.parse = parse_choice;
     recipe.format = format_choice;
-    recipe.prepare = [&](ImageSize image) { return fir_contestants(cl, border, size, image); };
+    recipe.prepare = [&](ImageSize image) {
+        return fir_contestants(cl, border, size, image, weights);
+    };
     recipe.family = [](const FirChoice& choice) { return static_cast<int>(choice.variant); };
     return tune(width, height, recipe, tuning);
 }

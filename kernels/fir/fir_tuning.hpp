@@ -30,10 +30,15 @@ std::string describe(const FirChoice& choice);  // "local, work-group 32x8"
 // cache likes 2-D blocks; on PoCL each of its runs is slow), and only where `images`.
 std::vector<FirChoice> fir_candidates(bool images);
 
-// The cache line's key: the filter, window size K, the variants that competed, border mode
-// (edge groups take the border's path), size class and device.
+// What the weights make the filter run: the K*K kernel, or the separable path (two 1-D passes
+// with the buffer variant, one kernel with the row sums in local memory with the local one).
+enum class FirWeights { full_window, separable };
+
+// The cache line's key: the filter, window size K and whether separable, the variants that
+// competed, border mode (edge groups take the border's path), size class and device.
 std::string fir_tuning_key(const std::string& device, Border border, int size,
-                           SizeClass size_class, const std::vector<FirVariant>& variants);
+                           SizeClass size_class, const std::vector<FirVariant>& variants,
+                           FirWeights weights = FirWeights::full_window);
 
 using FirTuningResult = Tuned<FirChoice>;
 
@@ -41,13 +46,19 @@ using FirTuningResult = Tuned<FirChoice>;
 // measured on a random image of that size (tuning_size; any weights that are not separable:
 // their values do not change the work) and cached for its class. The image variant competes
 // only where it reads the luminance buffer itself (kernels/sobel/sobel_tuning.cpp says why).
+// With FirWeights::separable, the separable paths compete instead (buffer: two passes; local:
+// one kernel), timed with a box blur's weights.
 FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int size,
                                   std::size_t width, std::size_t height,
-                                  Tuning tuning = Tuning::use_cache);
+                                  Tuning tuning = Tuning::use_cache,
+                                  FirWeights weights = FirWeights::full_window);
 
 // Weights of `size` that no two 1-D passes can compute (numerators 1 .. K*K, rank 2): what the
 // tuner, the verdict and the bench time the K*K kernels with.
 FirCoefficients full_window_coefficients(int size);
+// A KxK box blur (every weight 1 / K^2): the plainest separable weights, what the tuner times
+// the separable paths with.
+FirCoefficients separable_window_coefficients(int size);
 
 // For fir_float -n's verdict: every K*K variant that runs here, each on a copy of the luminance
 // `source` holds, in every candidate work-group shape it runs (or only in `shape`, given with

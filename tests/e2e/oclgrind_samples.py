@@ -63,7 +63,7 @@ def inputs(folder):
 # variant is checked by the oclgrind_sobel_image test instead (tests/CMakeLists.txt says why),
 # fir_float's by oclgrind_fir_image.
 FIVE_BY_FIVE = ",".join(str(i % 7 - 3) for i in range(25))  # not separable
-BOX_5X5 = ",".join(["1"] * 25)  # separable: the two 1-D passes
+BOX_5X5 = ",".join(["1"] * 25)  # separable: two 1-D passes, or one kernel in local memory
 RUNS = [
     ["sobel", "--variant", "16x1", "--work-group", "32x8"],
     ["sobel", "--variant", "16x4", "--work-group", "32x8"],
@@ -72,8 +72,10 @@ RUNS = [
     ["fir_float", "--variant", "buffer", "--work-group", "32x8"],
     ["fir_float", "--variant", "local", "--work-group", "32x8", "--size", "5",
      "--coefficients", FIVE_BY_FIVE],
-    ["fir_float", "--work-group", "32x8", "--size", "5", "--coefficients", BOX_5X5,
-     "--divisor", "25"],
+    ["fir_float", "--variant", "buffer", "--work-group", "32x8", "--size", "5",
+     "--coefficients", BOX_5X5, "--divisor", "25"],
+    ["fir_float", "--variant", "local", "--work-group", "16x8", "--size", "5",
+     "--coefficients", BOX_5X5, "--divisor", "25"],
     ["morphology_packed", "--work-group", "16x8"],
 ]
 

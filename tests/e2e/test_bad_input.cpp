@@ -808,16 +808,30 @@ TEST_F(FirSizeOption, EveryVariantVerifiesAndSaysWhichPassRan)
     expect_refused({"--variant", "local", "--retune"}, "--retune needs --variant auto");
 }
 
-TEST_F(FirSizeOption, SeparableWeightsRunTwoPassesAndTheVerdictTimesThem)
+TEST_F(FirSizeOption, SeparableWeightsTakeTheSeparablePathAndTheVerdictTimesIt)
 {
     std::string box = "1";
     for (int i = 1; i < 225; ++i) box += ",1";
-    const std::string out = expect_verified(
-        {"--size", "15", "--coefficients", box, "--divisor", "225", "--border", "none", "-n", "2"});
+    const std::vector<std::string> box_15x15{"--size", "15", "--coefficients", box, "--divisor",
+                                             "225", "--border", "none", "-n", "2"};
+    // Two passes with the buffer variant, one kernel with the row sums in local memory with the
+    // local one; with auto, whichever the tuner measured faster here.
+    std::vector<std::string> arguments = box_15x15;
+    arguments.insert(arguments.end(), {"--variant", "buffer"});
+    std::string out = expect_verified(arguments);
     EXPECT_NE(out.find("separable: 15x1 row pass then 1x15 column pass"), std::string::npos) << out;
     EXPECT_NE(out.find("verdict on "), std::string::npos) << out;
     EXPECT_NE(out.find("separable passes"), std::string::npos) << out;
     EXPECT_NE(out.find("local memory"), std::string::npos) << out;
+    arguments = box_15x15;
+    arguments.insert(arguments.end(), {"--variant", "local"});
+    out = expect_verified(arguments);
+    EXPECT_NE(out.find("separable: 15x1 row sums into local memory, then 1x15 column sums, one kernel"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("separable kernel in local memory"), std::string::npos) << out;
+    out = expect_verified(box_15x15);
+    EXPECT_NE(out.find("separable: 15x1 row"), std::string::npos) << out;
 }
 
 TEST_F(FirSizeOption, SizedWindowsVerifyAgainstTheReference)

@@ -182,8 +182,8 @@ FirCoefficients outer_product(std::uint32_t seed, int size, bool with_zeros = fa
     return coefficients;
 }
 
-// The separable path (fir_rows then fir_columns) against the K*K reference: every size and
-// border, awkward sizes, both poisons.
+// The separable paths (fir_rows then fir_columns; fir_separable_local) against the K*K
+// reference: every size and border, awkward sizes, both poisons.
 class FirSeparableTest : public ::testing::TestWithParam<std::tuple<int, Border>> {};
 
 TEST_P(FirSeparableTest, MatchesTheFullWindowReference)
@@ -194,19 +194,24 @@ TEST_P(FirSeparableTest, MatchesTheFullWindowReference)
         if (size != 5) GTEST_SKIP() << "under oclgrind only 5x5 runs";
         sizes = {{17, 5}, {2, 3}};
     }
-    FirFilter& filter = filter_for(border, MemoryMode::copy, size);
-    std::uint32_t seed = 9000 + 100 * static_cast<std::uint32_t>(size);
-    for (const auto& image_size : sizes) {
-        for (const float poison : poisons) {
-            const Image image = test::random_grey_image(image_size.width, image_size.height, seed);
-            const FirCoefficients coefficients = outer_product(seed, size, seed % 2 == 0);
-            ++seed;
-            const std::vector<float> actual = run_on_device(filter, coefficients, image, poison);
-            ASSERT_TRUE(filter.separable()) << coefficients.to_string();
-            ASSERT_LE(max_abs_difference(actual, fir_reference(image, coefficients, border)),
-                      fir_tolerance(coefficients))
-                << size << "x" << size << " at " << test::size_name(image_size) << ", poison "
-                << poison;
+    // Two passes through global memory (buffer), and one kernel with the row sums in local
+    // memory (local).
+    for (const FirVariant variant : {FirVariant::buffer, FirVariant::local}) {
+        FirFilter& filter = filter_for(border, MemoryMode::copy, size, variant);
+        std::uint32_t seed = 9000 + 100 * static_cast<std::uint32_t>(size);
+        for (const auto& image_size : sizes) {
+            for (const float poison : poisons) {
+                const Image image =
+                    test::random_grey_image(image_size.width, image_size.height, seed);
+                const FirCoefficients coefficients = outer_product(seed, size, seed % 2 == 0);
+                ++seed;
+                const std::vector<float> actual = run_on_device(filter, coefficients, image, poison);
+                ASSERT_TRUE(filter.separable()) << coefficients.to_string();
+                ASSERT_LE(max_abs_difference(actual, fir_reference(image, coefficients, border)),
+                          fir_tolerance(coefficients))
+                    << fir_variant_name(variant) << " " << size << "x" << size << " at "
+                    << test::size_name(image_size) << ", poison " << poison;
+            }
         }
     }
 }
@@ -283,6 +288,8 @@ TEST(FirSeparable, FindsTheFactorsOfAnOuterProduct)
                             factors->row[static_cast<std::size_t>(i)],
                         coefficients.weight(j, i), 1e-12);
     EXPECT_EQ(describe_separable(15), "separable: 15x1 row pass then 1x15 column pass");
+    EXPECT_EQ(describe_separable(15, true),
+              "separable: 15x1 row sums into local memory, then 1x15 column sums, one kernel");
 }
 
 TEST(FirSeparable, RefusesWhatIsNotAColumnTimesARow)
@@ -315,7 +322,8 @@ TEST(FirSeparable, CanBeTurnedOffForTheFullWindow)
     const auto expected = fir_reference(image, outer_product(3, 7), Border::reflect101);
     filter.upload(image);
     EXPECT_TRUE(filter.separable());
-    EXPECT_EQ(filter.describe_path(), "separable: 7x1 row pass then 1x7 column pass");
+    EXPECT_EQ(filter.describe_path(),
+              "separable: 7x1 row sums into local memory, then 1x7 column sums, one kernel");
     filter.allow_separable(false);
     EXPECT_FALSE(filter.separable());
     EXPECT_EQ(filter.describe_path(), "local 7x7 pass");
