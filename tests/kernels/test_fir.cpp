@@ -557,6 +557,33 @@ TEST(FirTuning, MeasuresPerBorderAndSizeThenAnswersFromTheCache)
     std::filesystem::remove_all(folder);
 }
 
+// Separable weights: the two passes (buffer) against the one kernel (local), no image variant
+// (its separable path is the buffer's), tuned and cached apart from the K*K contest of the same
+// window.
+TEST(FirTuning, SeparableWeightsTuneTheirOwnPaths)
+{
+    const auto folder = std::filesystem::temp_directory_path() /
+                        ("sdk-fir-separable-tuning-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    ::setenv("SDK_TUNING_CACHE", (folder / "tuning.txt").c_str(), 1);
+    const auto separable = choose_fir_kernel(test_context(), Border::replicate, 7, 200, 100,
+                                             Tuning::use_cache, FirWeights::separable);
+    EXPECT_FALSE(separable.from_cache);
+    bool buffer = false, local = false;
+    for (const FirChoice& candidate : separable.candidates) {
+        EXPECT_NE(candidate.variant, FirVariant::image);
+        buffer |= candidate.variant == FirVariant::buffer;
+        local |= candidate.variant == FirVariant::local;
+    }
+    EXPECT_TRUE(buffer && local);
+    EXPECT_TRUE(choose_fir_kernel(test_context(), Border::replicate, 7, 256, 256,
+                                  Tuning::use_cache, FirWeights::separable)
+                    .from_cache);
+    EXPECT_FALSE(choose_fir_kernel(test_context(), Border::replicate, 7, 256, 256).from_cache);
+    ::unsetenv("SDK_TUNING_CACHE");
+    std::filesystem::remove_all(folder);
+}
+
 TEST(FirTuning, CandidatesPutTheDefaultFirstAndTheImageOnlyWhereAsked)
 {
     const auto with_images = fir_candidates(true);

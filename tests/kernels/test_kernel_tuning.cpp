@@ -58,6 +58,10 @@ TEST(WorkGroupCache, KeysTellFiltersBordersShapesSizeClassesAndDevicesApart)
     EXPECT_NE(fir, fir_tuning_key("device A", Border::constant, 3, SizeClass{22}, variants));
     EXPECT_NE(fir, fir_tuning_key("device A", Border::replicate, 3, SizeClass{20}, variants));
     EXPECT_NE(fir, fir_tuning_key("device B", Border::replicate, 3, SizeClass{22}, variants));
+    EXPECT_EQ(fir_tuning_key("device A", Border::replicate, 3, SizeClass{22}, variants,
+                             FirWeights::separable),
+              "fir_float | 3x3 separable | variants buffer | border replicate | pixels 2^22 | "
+              "device A");
 
     const std::string morphology =
         morphology_tuning_key("device A", MorphologyShape::diamond, SizeClass{22});
