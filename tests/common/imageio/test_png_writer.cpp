@@ -201,6 +201,37 @@ TEST(DeflateRows, ChunksJoinIntoOneStreamWhoseAdlerZlibAccepts)
     }
 }
 
+// Each chunk takes the strategy its bytes call for: flat chunks (a mask's runs) the run-length
+// one, noisy chunks (a photograph's filtered rows) Huffman coding alone. Alternating chunks of
+// each still join into one stream, and the flat ones shrink as only matches can make them (a
+// Huffman code spends at least one bit a byte).
+TEST(DeflateRows, FlatAndNoisyChunksEachTakeTheirStrategyAndStillJoin)
+{
+    constexpr std::size_t kRowBytes = 4096, kRowsPerChunk = 16, kChunks = 8;
+    sdk::DeflateRows rows;
+    rows.row_count = kRowsPerChunk * kChunks;
+    rows.row_bytes = kRowBytes;
+    rows.make_rows = [](std::size_t first_row, std::size_t count, std::uint8_t* out) {
+        // Each byte a function of its place alone, however the rows are asked for.
+        for (std::size_t i = 0; i < count * kRowBytes; ++i) {
+            const std::size_t at = first_row * kRowBytes + i;
+            const bool flat = (at / (kRowsPerChunk * kRowBytes)) % 2 == 0;
+            const std::uint32_t hash = static_cast<std::uint32_t>(at) * 2654435761u;
+            out[i] = flat ? 0 : static_cast<std::uint8_t>(hash >> 29);  // 8 values: compressible
+        }
+    };
+    std::vector<std::uint8_t> expected(rows.row_count * kRowBytes);
+    rows.make_rows(0, rows.row_count, expected.data());
+    std::vector<std::uint8_t> stream;
+    sdk::deflate_rows(
+        rows, [&](const std::uint8_t* data, std::size_t size) { stream.insert(stream.end(), data, data + size); },
+        {kRowsPerChunk * kRowBytes, 3});
+    EXPECT_EQ(inflate_all(stream, expected.size()), expected);
+    // Half the input is flat, the other half 3 bits of entropy a byte: about 3/16 of the input
+    // in all. With the flat half Huffman-coded it would be over 1/16 more.
+    EXPECT_LT(stream.size(), expected.size() * 4 / 16);
+}
+
 TEST(DeflateRows, AWriterFailureLeavesThroughTheCall)
 {
     const sdk::DeflateRows rows = counting_rows(400, 1000);
