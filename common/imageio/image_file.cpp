@@ -59,25 +59,32 @@ Image read_luminance(const InputFile& file)
     return to_luminance(image);
 }
 
-Image read_image(const std::filesystem::path& path)
+namespace {
+
+// `read` of the file at `path`, a file that cannot be opened being an ImageError like any other
+// image that cannot be loaded.
+template <typename Read>
+Image read_path(const std::filesystem::path& path, Read read)
 {
     try {
         // Only a regular file: /dev/zero or a FIFO is refused before anything is read.
         const InputFile file(path);
-        return read_image(file);
+        return read(file);
     } catch (const FileError& error) {
         throw ImageError(error.what());
     }
 }
 
+}  // namespace
+
+Image read_image(const std::filesystem::path& path)
+{
+    return read_path(path, [](const InputFile& file) { return read_image(file); });
+}
+
 Image read_image_for_luminance(const std::filesystem::path& path)
 {
-    try {
-        const InputFile file(path);
-        return read_image_for_luminance(file);
-    } catch (const FileError& error) {
-        throw ImageError(error.what());
-    }
+    return read_path(path, [](const InputFile& file) { return read_image_for_luminance(file); });
 }
 
 Image decode_image(const std::uint8_t* data, std::size_t size, const std::string& name)

@@ -134,10 +134,12 @@ void FirFilter::set_coefficients(const FirCoefficients& coefficients)
     // other K*K kernel reads all K*K from one small buffer as __constant, but the local one,
     // which takes them by value (kernels/fir/fir_local.cl says why).
     const std::vector<float> weights = coefficients.float_weights();
-    weight_values_ = weights;
     for (std::size_t r = 0; r < weight_rows_.size() && size_ == 3; ++r)
         weight_rows_[r] = cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
-    weights_ = constant_floats(cl_, weights, "the weights");
+    if (variant_ == FirVariant::local)
+        weight_values_ = weights;
+    else
+        weights_ = constant_floats(cl_, weights, "the weights");
     // [Weights]
     factors_ = separate(coefficients);
     if (factors_) {
@@ -210,9 +212,7 @@ void FirFilter::bind_arguments()
         if (variant_ == FirVariant::image) {
             set_args(kernel_, luminance_image_, width, height, pitch, weights_, output_);
         } else if (variant_ == FirVariant::local) {
-            set_args(kernel_, luminance_, width, height, pitch);
-            kernel_.setArg(4, weight_values_.size() * sizeof(cl_float), weight_values_.data());
-            kernel_.setArg(5, output_);
+            bind_by_value(kernel_, weight_values_);
         } else if (size_ == 3) {
             set_args(kernel_, luminance_, width, height, pitch, weight_rows_[0], weight_rows_[1],
                      weight_rows_[2], output_);
@@ -223,18 +223,25 @@ void FirFilter::bind_arguments()
     // [Arguments]
 }
 
+// The local kernels' arguments: the luminance and its size, then their weights as one struct
+// passed by value (kernels/fir/fir_local.cl says why), then the output; the tile's size is set
+// with the launch.
+void FirFilter::bind_by_value(cl::Kernel& kernel, const std::vector<cl_float>& weights)
+{
+    set_args(kernel, luminance_, static_cast<cl_int>(width_), static_cast<cl_int>(height_),
+             static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)));
+    kernel.setArg(4, weights.size() * sizeof(cl_float), weights.data());
+    kernel.setArg(5, output_);
+}
+
 void FirFilter::bind_separable_arguments()
 {
     const auto width = static_cast<cl_int>(width_);
     const auto height = static_cast<cl_int>(height_);
     const auto pitch = static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float));
     if (variant_ == FirVariant::local) {
-        while_doing("setting fir_separable_local's arguments", [&] {
-            set_args(separable_local_kernel_, luminance_, width, height, pitch);
-            separable_local_kernel_.setArg(4, factor_values_.size() * sizeof(cl_float),
-                                           factor_values_.data());
-            separable_local_kernel_.setArg(5, output_);
-        });
+        while_doing("setting fir_separable_local's arguments",
+                    [&] { bind_by_value(separable_local_kernel_, factor_values_); });
         return;
     }
     // Made the first time weights are separable, and again only when a larger image needs more.
@@ -330,7 +337,7 @@ void FirFilter::size_launch()
     const bool local = variant_ == FirVariant::local;
     const bool local_separable = local && separable();
     const std::size_t columns_per_item =
-        local && !separable() ? local_columns_per_item(size_) : kOutputsPerItem;
+        local && !local_separable ? local_columns_per_item(size_) : kOutputsPerItem;
     const std::size_t rows_per_item = local_separable ? kSeparableLocalRows
                                       : local         ? local_rows_per_item(size_)
                                                       : 1;
@@ -346,26 +353,34 @@ void FirFilter::size_launch()
     }
 }
 
-// The local variant's tile: a group of x by y work-items covers its outputs (each work-item's
-// block) plus the window's halo: RADIUS rows above and below, RADIUS rounded up to whole float4s
-// left and right (PAD and TILE_FLOAT4S in kernels/fir/fir_local.cl).
-std::size_t FirFilter::local_tile_bytes(std::size_t group_x, std::size_t group_y) const
+// The floats of a local kernel's tile: a group of x by y work-items covers its outputs (each
+// work-item's block) plus the window's halo, RADIUS rows above and below and RADIUS rounded up to
+// whole float4s left and right (PAD and TILE_FLOAT4S in kernels/fir/fir_tile.cl).
+std::size_t FirFilter::tile_floats(std::size_t columns_per_item, std::size_t rows_per_item,
+                                   std::size_t group_x, std::size_t group_y) const
 {
     const auto radius = static_cast<std::size_t>(size_ / 2);
     const std::size_t pad = divide_round_up(radius, 4) * 4;
-    const std::size_t row_floats = local_columns_per_item(size_) * group_x + 2 * pad;
-    return row_floats * (local_rows_per_item(size_) * group_y + 2 * radius) * sizeof(cl_float);
+    return (columns_per_item * group_x + 2 * pad) * (rows_per_item * group_y + 2 * radius);
 }
 
-// The separable local kernel's: its tile (4 columns a work-item, kSeparableLocalRows rows) and
-// the row sums of every tile row beside it, one per output column (fir_separable_local.cl).
+// The local K*K kernel's local memory: its tile.
+std::size_t FirFilter::local_tile_bytes(std::size_t group_x, std::size_t group_y) const
+{
+    return tile_floats(local_columns_per_item(size_), local_rows_per_item(size_), group_x,
+                       group_y) *
+           sizeof(cl_float);
+}
+
+// The separable local kernel's: its tile (4 columns by kSeparableLocalRows rows a work-item)
+// and beside it the row sums of every tile row, one per output column (fir_separable_local.cl).
 std::size_t FirFilter::separable_local_bytes(std::size_t group_x, std::size_t group_y) const
 {
-    const auto radius = static_cast<std::size_t>(size_ / 2);
-    const std::size_t pad = divide_round_up(radius, 4) * 4;
-    const std::size_t columns = kOutputsPerItem * group_x;
-    const std::size_t rows = kSeparableLocalRows * group_y + 2 * radius;
-    return (columns + 2 * pad + columns) * rows * sizeof(cl_float);
+    const std::size_t tile_rows =
+        kSeparableLocalRows * group_y + 2 * static_cast<std::size_t>(size_ / 2);
+    const std::size_t row_sums = kOutputsPerItem * group_x * tile_rows;
+    return (tile_floats(kOutputsPerItem, kSeparableLocalRows, group_x, group_y) + row_sums) *
+           sizeof(cl_float);
 }
 
 

@@ -109,6 +109,9 @@ private:
     void bind_arguments();
     void bind_separable_arguments();
     void size_launch();
+    void bind_by_value(cl::Kernel& kernel, const std::vector<cl_float>& weights);
+    std::size_t tile_floats(std::size_t columns_per_item, std::size_t rows_per_item,
+                            std::size_t group_x, std::size_t group_y) const;
     std::size_t local_tile_bytes(std::size_t group_x, std::size_t group_y) const;
     std::size_t separable_local_bytes(std::size_t group_x, std::size_t group_y) const;
     cl::Event enqueue(const cl::Kernel& kernel, const std::string& name, const LaunchSize& launch);
@@ -124,7 +127,8 @@ private:
     cl::Buffer luminance_;
     cl::Buffer output_;
     // The weights as the kernels take them. The 3x3 buffer kernel: one float4 per window row
-    // (above, here, below). Every other K*K kernel: all K*K, row-major, read as __constant.
+    // (above, here, below). The other buffer and image kernels: all K*K, row-major, read as
+    // __constant; the local kernel: the same K*K, passed by value.
     std::array<cl_float4, 3> weight_rows_{};
     cl::Buffer weights_;
     std::vector<cl_float> weight_values_;  // the local kernel's, passed by value
