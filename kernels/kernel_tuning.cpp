@@ -105,7 +105,18 @@ TuningRecipe<WorkGroupShape> work_group_recipe(std::string key)
 
 namespace {
 
-ContestResult contest(std::size_t candidates, const std::function<cl::Event(std::size_t)>& launch,
+}  // namespace
+
+double run_span_ms(const LaunchedRun& run)
+{
+    const cl_ulong start = run.first.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+    const cl_ulong end = run.last.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+    return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+}
+
+namespace {
+
+ContestResult contest(std::size_t candidates, const std::function<LaunchedRun(std::size_t)>& launch,
                       const ContestRules& rules)
 {
     return choose_fastest(
@@ -114,11 +125,15 @@ ContestResult contest(std::size_t candidates, const std::function<cl::Event(std:
             // Back to back, then waited for together: the host's round trip between launches
             // would cost more than a short kernel.
             return time_turn([&](unsigned count) {
-                std::vector<cl::Event> events;
-                for (unsigned n = 0; n < count; ++n) events.push_back(launch(i));
-                cl::Event::waitForEvents(events);
+                std::vector<LaunchedRun> runs;
+                std::vector<cl::Event> ends;
+                for (unsigned n = 0; n < count; ++n) {
+                    runs.push_back(launch(i));
+                    ends.push_back(runs.back().last);
+                }
+                cl::Event::waitForEvents(ends);
                 std::vector<double> ms;
-                for (const auto& event : events) ms.push_back(event_times(event).run_ms);
+                for (const auto& run : runs) ms.push_back(run_span_ms(run));
                 return ms;
             });
         },
@@ -128,7 +143,7 @@ ContestResult contest(std::size_t candidates, const std::function<cl::Event(std:
 }  // namespace
 
 void run_contest(TuningOutcome& outcome, std::size_t candidates,
-                 const std::function<cl::Event(std::size_t)>& launch)
+                 const std::function<LaunchedRun(std::size_t)>& launch)
 {
     const ContestRules rules;
     outcome.rounds = rules.rounds;
@@ -158,7 +173,7 @@ std::vector<std::size_t> finalists_of(const ContestResult& result, const std::ve
     return finalists;
 }
 
-void run_confirmation(TuningOutcome& outcome, const std::function<cl::Event(std::size_t)>& launch)
+void run_confirmation(TuningOutcome& outcome, const std::function<LaunchedRun(std::size_t)>& launch)
 {
     ContestRules rules;
     rules.rounds = 3;

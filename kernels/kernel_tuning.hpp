@@ -91,10 +91,26 @@ struct Tuned : TuningOutcome {
 // A filter's part of a measurement, given the image to measure on: its candidates, simplest
 // first (a tie goes to the earliest), and how to launch one once (it may write into the
 // candidate what really ran).
+// What one launch of a contestant enqueued: its first and last kernels, so that a run of two
+// passes is timed from the first's start to the last's end, not by its last kernel alone (which
+// made FIR's two separable passes look twice as fast as they are). A run of one kernel converts
+// from its event.
+struct LaunchedRun {
+    LaunchedRun(cl::Event only) : first(only), last(only) {}  // NOLINT: one kernel, implicitly
+    LaunchedRun(cl::Event first_kernel, cl::Event last_kernel)
+        : first(std::move(first_kernel)), last(std::move(last_kernel))
+    {
+    }
+    cl::Event first;
+    cl::Event last;
+};
+// A run's device time: from its first kernel's start to its last kernel's end.
+double run_span_ms(const LaunchedRun& run);
+
 template <typename Choice>
 struct Contestants {
     std::vector<Choice> candidates;
-    std::function<cl::Event(Choice&)> launch;
+    std::function<LaunchedRun(Choice&)> launch;
 };
 
 // A contest's launch of a filter whose choice is a variant and a work-group shape: `filter` runs
@@ -130,7 +146,7 @@ TuningRecipe<WorkGroupShape> work_group_recipe(std::string key);
 // into the caches, then until 1 ms of kernel time (time_turn), so that neither the candidate
 // before it nor one launch's jitter decides. Fills `outcome`'s contest and rounds.
 void run_contest(TuningOutcome& outcome, std::size_t candidates,
-                 const std::function<cl::Event(std::size_t)>& launch);
+                 const std::function<LaunchedRun(std::size_t)>& launch);
 
 // The finalists of a contest measured on a smaller image than the one that runs: the three
 // fastest, and the fastest of each family (`families[i]` is candidate i's), so that a kind of
@@ -139,7 +155,7 @@ std::vector<std::size_t> finalists_of(const ContestResult& contest, const std::v
 
 // The finalists again, on the image that runs: 3 rounds (each launch there is long enough for
 // its own figure), a tie within 5% to the earliest. Fills `outcome`'s confirmation.
-void run_confirmation(TuningOutcome& outcome, const std::function<cl::Event(std::size_t)>& launch);
+void run_confirmation(TuningOutcome& outcome, const std::function<LaunchedRun(std::size_t)>& launch);
 
 // The cached value under `key` unless retuning.
 std::optional<std::string> cached_value(const std::string& key, Tuning tuning);

@@ -67,6 +67,8 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
     }
     if (!options.tuning.work_group.empty())
         std::tie(choice.group_x, choice.group_y) = parse_work_group(options.tuning.work_group);
+    else if (options.variant == "local")
+        choice.group_x = choice.group_y = 0;  // its own default, which fits the device
     return choice;
 }
 

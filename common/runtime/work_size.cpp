@@ -11,18 +11,36 @@ std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& devic
     });
 }
 
-void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x,
-                      std::size_t y, const std::string& kernel_name)
+namespace {
+
+// `who` runs at most `limit` work-items a group: refuses a shape over that or the device's
+// largest sizes along x and y.
+void check_group_limit(const cl::Device& device, std::size_t x, std::size_t y,
+                       std::size_t limit, const std::string& who)
 {
-    const std::size_t limit = kernel_group_limit(kernel, device);
     const auto item_limits = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     if (x == 0 || y == 0 || x > limit || y > limit / x || x > item_limits.at(0) ||
         y > item_limits.at(1))
-        throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": the " +
-                         kernel_name + " kernel runs at most " + std::to_string(limit) +
+        throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": " +
+                         who + " runs at most " + std::to_string(limit) +
                          " work-items a group on this device (at most " +
                          std::to_string(item_limits.at(0)) + " wide, " +
                          std::to_string(item_limits.at(1)) + " high)");
+}
+
+}  // namespace
+
+void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x,
+                      std::size_t y, const std::string& kernel_name)
+{
+    check_group_limit(device, x, y, kernel_group_limit(kernel, device),
+                      "the " + kernel_name + " kernel");
+}
+
+void check_work_group_within_device(const cl::Device& device, std::size_t x, std::size_t y)
+{
+    check_group_limit(device, x, y, device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(),
+                      "the device");
 }
 
 // [Launch size 2d]

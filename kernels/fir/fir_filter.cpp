@@ -19,17 +19,36 @@ namespace {
 
 // Outputs per work-item along a row: one float4.
 constexpr std::size_t kOutputsPerItem = 4;
-// The local variant's work-items each compute a block of outputs: 4 along a row and 4 rows for
-// small windows, 8 along a row and 2 rows from 9x9 up, whose pixels then serve more sums each
-// (kernels/fir/fir_local.cl: each tile row read into registers serves up to as many window rows
-// as the block has rows). Measured on an H200 at 16384x16384, fastest shape of each: 15x15 2.53
-// ms with 8x2, 2.73 with 4x4, 3.13 with 8x4; 9x9 1.11 with 8x2, 1.23 with 4x4; 7x7 0.97 with 4x4,
-// 0.96 with 8x2.
-std::size_t local_columns_per_item(int size) { return size >= 9 ? 8 : 4; }
-std::size_t local_rows_per_item(int size) { return size >= 9 ? 2 : 4; }
-// The separable local kernel's work-items each take 4 outputs of 2 rows (fir_separable_local.cl;
-// on an H200 at 16384x16384, 16x16 groups: 15x15 0.99 ms so, 0.98 with 4 rows; 7x7 0.76, 0.80).
-constexpr std::size_t kSeparableLocalRows = 2;
+// The local variant's work-items each compute a block of outputs. On a GPU 4 along a row (one
+// float4) and 4 rows, or 2 rows from 11x11 up, where 4 rows of sums and the registers that bring
+// in the next tile (kernels/fir/fir_tile.cl) no longer fit a GPU's registers together. Measured on
+// an H200 at 16384x16384, 16x8 groups of 4x4 or 16x16 groups of 4x2, 8 steps: 7x7 0.65 ms with
+// 4x4; 9x9 0.89 with 4x4, 0.91 with 4x2; 15x15 2.25 with 4x2, 3.26 with 4x4, 3.6 with 8x2. A CPU
+// (PoCL) has registers enough and vector units that like long rows: 8 along a row and 4 rows, 8
+// from 9x9 up (2048x2048 on the 2-vCPU VM: 7x7 12.5 ms, 22.2 with 4x4; 15x15 31 ms, 36 with 8x4,
+// 66 with 4x4).
+LocalBlock local_block(int size, bool cpu)
+{
+    if (cpu) return {8, size >= 9 ? 8u : 4u};
+    return {kOutputsPerItem, size >= 11 ? 2u : 4u};
+}
+// The separable local kernel's work-items each take 4 outputs of 4 rows (fir_separable_local.cl;
+// on an H200 at 16384x16384, 15x15, 8 steps: 0.76 ms in 16x8 groups so, 0.81 with 2 rows in
+// 16x16 groups).
+constexpr std::size_t kSeparableLocalRows = 4;
+// The tiles a local kernel's work-group walks down its strip (fir_tile.cl, [Strip]): the next
+// tile's loads in flight while one is computed. On an H200 at 16384x16384, 7x7 in 16x8 groups:
+// 0.99 ms with 1, 0.71 with 2, 0.67 with 4, 0.65 with 8, 0.66 with 16.
+constexpr std::size_t kLocalSteps = 8;
+
+std::string local_build_options(Border border, int size, LocalBlock block, std::size_t height)
+{
+    return fir_build_options(border, size) + " -DROWS_PER_ITEM=" + std::to_string(block.rows) +
+           " -DCOLUMNS_PER_ITEM=" + std::to_string(block.columns) +
+           " -DGROUP_WIDTH=" + std::to_string(kLocalGroupWidth) +
+           " -DGROUP_HEIGHT=" + std::to_string(height) +
+           " -DSTEPS=" + std::to_string(kLocalSteps);
+}
 
 const char* program_file(FirVariant variant)
 {
@@ -96,23 +115,64 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
       border_(border),
       size_(coefficients.size),
       variant_(variant),
-      kernel_name_(kernel_name(variant, size_))
+      kernel_name_(kernel_name(variant, size_)),
+      local_block_(local_block(size_, cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
 {
     check_fir_size(size_);
     const std::string unavailable = fir_variant_unavailable(cl_, variant_, 0, 0);
     if (!unavailable.empty())
         throw std::runtime_error("the " + fir_variant_name(variant_) + " FIR variant: " + unavailable);
-    std::string options = fir_build_options(border, size_);
-    if (variant_ == FirVariant::local)
-        options += " -DROWS_PER_ITEM=" + std::to_string(local_rows_per_item(size_)) +
-                   " -DCOLUMNS_PER_ITEM=" + std::to_string(local_columns_per_item(size_));
-    program_ = build_program(cl_, program_file(variant_), options);
+    if (variant_ == FirVariant::local) {
+        // Built for the shape that runs (use_local_kernels), which depends on the weights.
+        set_coefficients(coefficients);
+        fit_default_local_shape();
+        use_local_kernels(work_group_y_);
+        return;
+    }
+    program_ = build_program(cl_, program_file(variant_), fir_build_options(border, size_));
     while_doing("creating kernel " + kernel_name_, [&] {
         kernel_ = create_kernel(program_, kernel_name_);
         if (variant_ == FirVariant::image)
             image_copy_kernel_ = create_kernel(program_, "luminance_to_float_image");
     });
     set_coefficients(coefficients);
+}
+
+// The local kernels for groups `height` tall become the ones that run, built the first time:
+// a program for each height (kernels/fir/fir_tile.cl says why), the separable one once the
+// weights are separable.
+void FirFilter::use_local_kernels(std::size_t height)
+{
+    LocalKernels& kernels = local_kernels_[height];
+    if (!kernels.full_window()) {
+        const cl::Program program = build_program(
+            cl_, "fir_local.cl", local_build_options(border_, size_, local_block_, height));
+        while_doing("creating kernel fir_local",
+                    [&] { kernels.full_window = create_kernel(program, "fir_local"); });
+    }
+    if (factors_ && !kernels.separable()) {
+        // One kernel, the row sums in local memory (fir_separable_local.cl).
+        const cl::Program program = build_program(
+            cl_, "fir_separable_local.cl",
+            local_build_options(border_, size_, {kOutputsPerItem, kSeparableLocalRows}, height));
+        while_doing("creating kernel fir_separable_local",
+                    [&] { kernels.separable = create_kernel(program, "fir_separable_local"); });
+    }
+    kernel_ = kernels.full_window;
+    separable_local_kernel_ = kernels.separable;
+    local_height_ = height;
+}
+
+// The local kernels' default shape is 16x8, the fastest for most windows on an H200
+// (fir_tuning.cpp), halved in height until the tiles of the kernel the weights run fit the
+// device's local memory (32 KiB on many embedded GPUs; separable weights need the most).
+void FirFilter::fit_default_local_shape()
+{
+    work_group_x_ = kLocalGroupWidth;
+    work_group_y_ = 8;
+    const std::uint64_t available = cl_.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    while (work_group_y_ > 1 && local_bytes(work_group_x_, work_group_y_) > available)
+        work_group_y_ /= 2;
 }
 
 std::string fir_build_options(Border border, int size)
@@ -144,17 +204,7 @@ void FirFilter::set_coefficients(const FirCoefficients& coefficients)
     factors_ = separate(coefficients);
     if (factors_) {
         if (variant_ == FirVariant::local) {
-            // One kernel, the row sums in local memory (fir_separable_local.cl).
-            if (!separable_program_()) {
-                separable_program_ = build_program(
-                    cl_, "fir_separable_local.cl",
-                    fir_build_options(border_, size_) +
-                        " -DROWS_PER_ITEM=" + std::to_string(kSeparableLocalRows) +
-                        " -DCOLUMNS_PER_ITEM=" + std::to_string(kOutputsPerItem));
-                while_doing("creating kernel fir_separable_local", [&] {
-                    separable_local_kernel_ = create_kernel(separable_program_, "fir_separable_local");
-                });
-            }
+            if (local_height_ > 0) use_local_kernels(local_height_);  // (the constructor's later)
             factor_values_ = to_floats(factors_->row);
             const std::vector<float> column = to_floats(factors_->column);
             factor_values_.insert(factor_values_.end(), column.begin(), column.end());
@@ -317,30 +367,69 @@ void FirFilter::allocate(std::size_t width, std::size_t height)
 
 void FirFilter::set_work_group(std::size_t x, std::size_t y)
 {
-    check_work_group(kernel_, cl_.device, x, y, kernel_name_);
-    // A local shape must hold the K*K kernel's tile and, should the weights be separable, the
-    // separable kernel's tile and row sums.
-    if (variant_ == FirVariant::local)
-        check_local_memory(cl_.device, x, y,
-                           std::max(local_tile_bytes(x, y), separable_local_bytes(x, y)));
+    if (variant_ == FirVariant::local) {
+        if (x != kLocalGroupWidth)
+            throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) +
+                             ": the local variant's groups are " +
+                             std::to_string(kLocalGroupWidth) +
+                             " work-items wide (its tile rows' length is built into its kernels); " +
+                             "try " + std::to_string(kLocalGroupWidth) + "x" + std::to_string(y));
+        // Checked before a program is built for a height the device cannot run at all.
+        check_work_group_within_device(cl_.device, x, y);
+        use_local_kernels(y);
+        try {
+            check_work_group(separable() ? separable_local_kernel_ : kernel_, cl_.device, x, y,
+                             separable() ? "fir_separable_local" : kernel_name_);
+            // A local shape must hold the tiles (and row sums) of the kernel the weights run.
+            check_local_memory(cl_.device, x, y, local_bytes(x, y));
+        } catch (...) {
+            use_local_kernels(work_group_y_);
+            throw;
+        }
+    } else {
+        check_work_group(kernel_, cl_.device, x, y, kernel_name_);
+    }
+    shape_chosen_ = true;
     work_group_x_ = x;
     work_group_y_ = y;
-    if (width_ > 0) size_launch();
+    if (width_ > 0) {
+        size_launch();
+        bind_arguments();  // the local variant's kernels may be others now
+    }
+}
+
+void FirFilter::use_default_work_group()
+{
+    shape_chosen_ = false;
+    work_group_x_ = 32;
+    work_group_y_ = 8;
+    if (variant_ == FirVariant::local) {
+        fit_default_local_shape();
+        use_local_kernels(work_group_y_);
+    }
+    if (width_ > 0) {
+        size_launch();
+        bind_arguments();
+    }
 }
 
 void FirFilter::size_launch()
 {
     // [Work size]
     // One work-item per 4 outputs of a row; the last of each row may be a partial group.
-    // (The local variant's work-items take a block: local_columns_per_item x
-    // local_rows_per_item, or with separable weights 4 x kSeparableLocalRows.)
+    // (The local variant's work-items take a block, local_block_ or with separable weights
+    // 4 x kSeparableLocalRows, at each of the kLocalSteps steps down their strip.)
     const bool local = variant_ == FirVariant::local;
     const bool local_separable = local && separable();
+    if (local && !shape_chosen_) {  // the weights may have changed
+        fit_default_local_shape();
+        use_local_kernels(work_group_y_);
+    }
     const std::size_t columns_per_item =
-        local && !local_separable ? local_columns_per_item(size_) : kOutputsPerItem;
-    const std::size_t rows_per_item = local_separable ? kSeparableLocalRows
-                                      : local         ? local_rows_per_item(size_)
-                                                      : 1;
+        local && !local_separable ? local_block_.columns : kOutputsPerItem;
+    const std::size_t rows_per_item = local_separable ? kSeparableLocalRows * kLocalSteps
+                                      : local ? local_block_.rows * kLocalSteps
+                                              : 1;
     cl::Kernel& kernel = local_separable ? separable_local_kernel_ : kernel_;
     launch_ = launch_size_2d(kernel, cl_.device, divide_round_up(width_, columns_per_item),
                              divide_round_up(height_, rows_per_item), work_group_x_, work_group_y_);
@@ -348,14 +437,16 @@ void FirFilter::size_launch()
     if (local) {
         // The tile for the shape that really runs (launch_size_2d may shrink the one asked for).
         const std::size_t x = launch_.local[0], y = launch_.local[1];
-        const std::size_t bytes = local_separable ? separable_local_bytes(x, y) : local_tile_bytes(x, y);
+        const std::size_t bytes = local_bytes(x, y);
+        // Weights set since the shape was (separable ones need more) may not fit it.
+        check_local_memory(cl_.device, x, y, bytes);
         while_doing("setting the local tile's size", [&] { kernel.setArg(6, cl::Local(bytes)); });
     }
 }
 
-// The floats of a local kernel's tile: a group of x by y work-items covers its outputs (each
-// work-item's block) plus the window's halo, RADIUS rows above and below and RADIUS rounded up to
-// whole float4s left and right (PAD and TILE_FLOAT4S in kernels/fir/fir_tile.cl).
+// The floats of a local kernel's tile: a group of x by y work-items covers the outputs of a step
+// (each work-item's block) plus the window's halo, RADIUS rows above and below and RADIUS rounded
+// up to whole float4s left and right (PAD and TILE_FLOAT4S in kernels/fir/fir_tile.cl).
 std::size_t FirFilter::tile_floats(std::size_t columns_per_item, std::size_t rows_per_item,
                                    std::size_t group_x, std::size_t group_y) const
 {
@@ -364,22 +455,27 @@ std::size_t FirFilter::tile_floats(std::size_t columns_per_item, std::size_t row
     return (columns_per_item * group_x + 2 * pad) * (rows_per_item * group_y + 2 * radius);
 }
 
-// The local K*K kernel's local memory: its tile.
+// The local K*K kernel's local memory: its two tiles (this step's and the next).
 std::size_t FirFilter::local_tile_bytes(std::size_t group_x, std::size_t group_y) const
 {
-    return tile_floats(local_columns_per_item(size_), local_rows_per_item(size_), group_x,
-                       group_y) *
+    return 2 * tile_floats(local_block_.columns, local_block_.rows, group_x, group_y) *
            sizeof(cl_float);
 }
 
-// The separable local kernel's: its tile (4 columns by kSeparableLocalRows rows a work-item)
-// and beside it the row sums of every tile row, one per output column (fir_separable_local.cl).
+// What the local kernel that the weights run needs for a group of x by y work-items.
+std::size_t FirFilter::local_bytes(std::size_t group_x, std::size_t group_y) const
+{
+    return separable() ? separable_local_bytes(group_x, group_y) : local_tile_bytes(group_x, group_y);
+}
+
+// The separable local kernel's: its two tiles (4 columns by kSeparableLocalRows rows a work-item)
+// and after them the row sums of every tile row, one per output column (fir_separable_local.cl).
 std::size_t FirFilter::separable_local_bytes(std::size_t group_x, std::size_t group_y) const
 {
     const std::size_t tile_rows =
         kSeparableLocalRows * group_y + 2 * static_cast<std::size_t>(size_ / 2);
     const std::size_t row_sums = kOutputsPerItem * group_x * tile_rows;
-    return (tile_floats(kOutputsPerItem, kSeparableLocalRows, group_x, group_y) + row_sums) *
+    return (2 * tile_floats(kOutputsPerItem, kSeparableLocalRows, group_x, group_y) + row_sums) *
            sizeof(cl_float);
 }
 

@@ -7,9 +7,11 @@
 #include "common/runtime/work_size.hpp"
 #include "kernels/fir/fir_coefficients.hpp"
 #include "kernels/fir/fir_separable.hpp"
+#include "kernels/kernel_tuning.hpp"
 #include "common/runtime/profiling.hpp"
 
 #include <array>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,6 +22,14 @@ namespace sdk {
 // Where the K*K pass reads its pixels from: a buffer (kernels/fir/fir_float.cl), a tile in local
 // memory (fir_local.cl) or an image through a sampler (fir_image.cl). docs/memory.md compares them.
 enum class FirVariant { buffer, local, image };
+// The local variant's work-groups are this many work-items wide, built into its kernels
+// (kernels/fir/fir_tile.cl says why); their height is free.
+constexpr std::size_t kLocalGroupWidth = 16;
+// The outputs each work-item of the local variant's K*K kernel computes at each step.
+struct LocalBlock {
+    std::size_t columns;
+    std::size_t rows;
+};
 std::string fir_variant_name(FirVariant variant);  // "buffer", "local", "image"
 // The variant called `name`; UsageError otherwise.
 FirVariant fir_variant_named(const std::string& name);
@@ -77,13 +87,18 @@ public:
     Image download_luminance();
     // Fills the output with `value` (tests poison it with NaN so that pixels a kernel skips show).
     void fill_output(float value);
-    // The work-group shape, 32x8 unless set (--work-group, or what --variant auto tuned). A
+    // The work-group shape, 32x8 (the local variant: 16x8, and always kLocalGroupWidth wide) unless set (--work-group, or what --variant auto tuned). A
     // shape the kernel cannot run on this device is a UsageError naming the limit.
     void set_work_group(std::size_t x, std::size_t y);
+    // Back to the default shape, as made.
+    void use_default_work_group();
+    WorkGroupShape work_group() const { return {work_group_x_, work_group_y_}; }
     // One run over the uploaded image: the K*K kernel (the image variant's copy into its image
     // first, where it cannot view the buffer), or the row pass then the column pass. The
     // event is the last kernel's; run_ms() times all of a run.
     cl::Event run();
+    // The last run's kernels, in order (one, or the separable path's two passes).
+    const std::vector<cl::Event>& last_run_events() const { return last_events_; }
     // One run, waited for: the device time of all its kernels, in ms.
     double run_ms();
     // `iterations` runs after a warm-up run, each timed by run_ms.
@@ -112,6 +127,9 @@ private:
     void bind_by_value(cl::Kernel& kernel, const std::vector<cl_float>& weights);
     std::size_t tile_floats(std::size_t columns_per_item, std::size_t rows_per_item,
                             std::size_t group_x, std::size_t group_y) const;
+    void fit_default_local_shape();
+    void use_local_kernels(std::size_t height);
+    std::size_t local_bytes(std::size_t group_x, std::size_t group_y) const;
     std::size_t local_tile_bytes(std::size_t group_x, std::size_t group_y) const;
     std::size_t separable_local_bytes(std::size_t group_x, std::size_t group_y) const;
     cl::Event enqueue(const cl::Kernel& kernel, const std::string& name, const LaunchSize& launch);
@@ -122,6 +140,7 @@ private:
     int size_;                 // K, built in
     FirVariant variant_;
     std::string kernel_name_;
+    LocalBlock local_block_;  // by window and device type (fir_filter.cpp)
     cl::Program program_;
     cl::Kernel kernel_;
     cl::Buffer luminance_;
@@ -151,10 +170,19 @@ private:
     // factors (row, then column) by value.
     cl::Kernel separable_local_kernel_;
     std::vector<cl_float> factor_values_;
+    // The local variant's kernels by the height of the groups they were built for; kernel_ and
+    // separable_local_kernel_ are those of local_height_.
+    struct LocalKernels {
+        cl::Kernel full_window;
+        cl::Kernel separable;
+    };
+    std::map<std::size_t, LocalKernels> local_kernels_;
+    std::size_t local_height_ = 0;
     std::vector<cl::Event> last_events_;  // the last run's kernels, for run_ms
     LaunchSize launch_;
     std::size_t work_group_x_ = 32;
     std::size_t work_group_y_ = 8;
+    bool shape_chosen_ = false;  // by set_work_group, else the default
     std::size_t width_ = 0;
     std::size_t height_ = 0;
     std::size_t row_pitch_bytes_ = 0;  // device rows start this far apart (a multiple of 64)

@@ -17,45 +17,65 @@ typedef struct {
     float w[WINDOW * WINDOW];
 } Weights;
 
-__kernel void fir_local(__global const float* restrict luminance, const int width,
-                        const int height, const int row_pitch, const Weights weights,
-                        __global float* restrict output, __local float4* tile)
+__kernel __attribute__((reqd_work_group_size(GROUP_WIDTH, GROUP_HEIGHT, 1)))
+void fir_local(__global const float* restrict luminance, const int width, const int height,
+               const int row_pitch, const Weights weights, __global float* restrict output,
+               __local float4* tiles)
 {
-    // The whole group loads, then meets at the barrier before any work-item reads the tile;
-    // work-items past the image's right or bottom edge leave only after it (a barrier that
-    // some of the group never reach is undefined behaviour).
-    load_tile(luminance, width, height, row_pitch, tile);
+    // The group's strip of tiles (fir_tile.cl): the first one loaded and stored before the
+    // walk, each next one fetched while this one is summed.
+    const int x_first = strip_x_first();
+    int y_first = strip_y_first();
+    float4 staged[STAGED];
+    fetch_tile(luminance, width, height, row_pitch, x_first, y_first, staged);
+    store_tile(luminance, width, height, row_pitch, x_first, y_first, staged, tiles);
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int x0 = get_global_id(0) * COLUMNS_PER_ITEM, y0 = get_global_id(1) * ROWS_PER_ITEM;
-    if (x0 >= width || y0 >= height) return;
-    // The K + ROWS_PER_ITEM - 1 tile rows under the work-item's outputs, each read once into
-    // registers and used by every output row whose window covers it: tile row j is window row
-    // j - r of output row r. RADIUS, ROWS_PER_ITEM and COLUMNS_PER_ITEM are build-time
-    // constants, so the loops unroll and every weight's place is known. Read as float4s: scalar
-    // reads 4 or 8 floats apart, one per work-item, fall on a few of local memory's banks and
-    // queue behind each other (H200, 15x15 with 4x4 outputs: 5.02 ms so, 3.28 ms as float4s).
-    const int row_float4s = TILE_FLOAT4S(get_local_size(0));
-    __local const float4* corner = tile + get_local_id(1) * ROWS_PER_ITEM * row_float4s +
-                                   get_local_id(0) * (COLUMNS_PER_ITEM / 4);
-    float sums[ROWS_PER_ITEM][COLUMNS_PER_ITEM];
-    for (int r = 0; r < ROWS_PER_ITEM; ++r)
-        for (int o = 0; o < COLUMNS_PER_ITEM; ++o) sums[r][o] = 0.0f;
+    const int x0 = get_global_id(0) * COLUMNS_PER_ITEM;
+    for (int step = 0; step < STEPS; ++step) {
+        // The whole group takes the same steps and meets at every barrier, work-items past
+        // the image's right edge included (a barrier that some of the group never reach is
+        // undefined behaviour); the strip ends where the image does.
+        const int step_top = y_first + RADIUS;
+        if (step_top >= height) break;
+        const bool more = step + 1 < STEPS && step_top + STEP_ROWS < height;
+        __local const float4* tile = tiles + (step % 2) * TILE_SIZE;
+        y_first += STEP_ROWS;
+        if (more) fetch_tile(luminance, width, height, row_pitch, x_first, y_first, staged);
+        // The K + ROWS_PER_ITEM - 1 tile rows under the work-item's outputs, each read once into
+        // registers and used by every output row whose window covers it: tile row j is window
+        // row j - r of output row r. RADIUS, ROWS_PER_ITEM and COLUMNS_PER_ITEM are build-time
+        // constants, so the loops unroll and every weight's place is known. Read as float4s:
+        // scalar reads 4 or 8 floats apart, one per work-item, fall on a few of local memory's
+        // banks and queue behind each other (H200, 15x15 with 4x4 outputs: 5.02 ms so, 3.28 ms
+        // as float4s).
+        __local const float4* corner = tile + get_local_id(1) * ROWS_PER_ITEM * TILE_FLOAT4S +
+                                       get_local_id(0) * (COLUMNS_PER_ITEM / 4);
+        float sums[ROWS_PER_ITEM][COLUMNS_PER_ITEM];
+        for (int r = 0; r < ROWS_PER_ITEM; ++r)
+            for (int o = 0; o < COLUMNS_PER_ITEM; ++o) sums[r][o] = 0.0f;
 #pragma unroll
-    for (int j = 0; j < WINDOW + ROWS_PER_ITEM - 1; ++j) {
-        float pixels[4 * TILE_ROW_LOADS];
-        for (int l = 0; l < TILE_ROW_LOADS; ++l) vstore4(corner[j * row_float4s + l], l, pixels);
-        for (int r = 0; r < ROWS_PER_ITEM; ++r) {
-            if (j - r < 0 || j - r >= WINDOW) continue;
-            for (int i = 0; i < WINDOW; ++i) {
-                const float weight = weights.w[(j - r) * WINDOW + i];
-                for (int o = 0; o < COLUMNS_PER_ITEM; ++o)
-                    sums[r][o] += pixels[PAD - RADIUS + i + o] * weight;
+        for (int j = 0; j < WINDOW + ROWS_PER_ITEM - 1; ++j) {
+            float pixels[4 * TILE_ROW_LOADS];
+            for (int l = 0; l < TILE_ROW_LOADS; ++l)
+                vstore4(corner[j * TILE_FLOAT4S + l], l, pixels);
+            for (int r = 0; r < ROWS_PER_ITEM; ++r) {
+                if (j - r < 0 || j - r >= WINDOW) continue;
+                for (int i = 0; i < WINDOW; ++i) {
+                    const float weight = weights.w[(j - r) * WINDOW + i];
+                    for (int o = 0; o < COLUMNS_PER_ITEM; ++o)
+                        sums[r][o] += pixels[PAD - RADIUS + i + o] * weight;
+                }
             }
         }
+        const int y0 = step_top + get_local_id(1) * ROWS_PER_ITEM;
+        for (int r = 0; r < ROWS_PER_ITEM && x0 < width && y0 + r < height; ++r)
+            for (int o = 0; o < COLUMNS_PER_ITEM; o += 4)
+                store_four(output, width, height, row_pitch, x0 + o, y0 + r,
+                           (float4)(sums[r][o], sums[r][o + 1], sums[r][o + 2], sums[r][o + 3]));
+        if (more)
+            store_tile(luminance, width, height, row_pitch, x_first, y_first, staged,
+                       tiles + ((step + 1) % 2) * TILE_SIZE);
+        barrier(CLK_LOCAL_MEM_FENCE);
     }
-    for (int r = 0; r < ROWS_PER_ITEM && y0 + r < height; ++r)
-        for (int o = 0; o < COLUMNS_PER_ITEM; o += 4)
-            store_four(output, width, height, row_pitch, x0 + o, y0 + r,
-                       (float4)(sums[r][o], sums[r][o + 1], sums[r][o + 2], sums[r][o + 3]));
 }
 // [Kernel local]

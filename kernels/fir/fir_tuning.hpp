@@ -20,6 +20,8 @@ namespace sdk {
 // (kernels/kernel_tuning.hpp has the contest).
 struct FirChoice {
     FirVariant variant = FirVariant::buffer;
+    // 0 x 0: the variant's default shape (FirFilter's, which for the local variant fits the
+    // device's local memory).
     std::size_t group_x = 32;
     std::size_t group_y = 8;
 };

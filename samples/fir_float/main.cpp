@@ -79,10 +79,10 @@ int main(int argc, char** argv)
                                                                    memory.mode, choice.variant),
                                   std::make_unique<sdk::RowConversions>(cl));
         });
-        fir->set_work_group(choice.group_x, choice.group_y);
+        if (choice.group_x > 0) fir->set_work_group(choice.group_x, choice.group_y);
         sdk::print_setup(log, cl, sdk::Image{width, height, 1, {}},
                          "border " + sdk::border_name(options.border) + ", " +
-                             sdk::describe(sdk::WorkGroupShape{choice.group_x, choice.group_y}) +
+                             sdk::describe(fir->work_group()) +
                              ", coefficients " + coefficients.to_string(),
                          memory);
         log << fir->describe_path() << "\n";

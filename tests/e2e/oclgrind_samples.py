@@ -70,7 +70,7 @@ RUNS = [
     ["sobel", "--variant", "local", "--work-group", "32x8"],
     ["sobel_no_vectors"],
     ["fir_float", "--variant", "buffer", "--work-group", "32x8"],
-    ["fir_float", "--variant", "local", "--work-group", "32x8", "--size", "5",
+    ["fir_float", "--variant", "local", "--work-group", "16x4", "--size", "5",
      "--coefficients", FIVE_BY_FIVE],
     ["fir_float", "--variant", "buffer", "--work-group", "32x8", "--size", "5",
      "--coefficients", BOX_5X5, "--divisor", "25"],

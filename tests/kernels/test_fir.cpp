@@ -43,6 +43,23 @@ FirCoefficients random_coefficients(std::uint32_t seed, int size = 3);
 // Building a program costs ~0.3 s on PoCL: keep one filter per border and window size; weights
 // are arguments. Never destroyed: releasing OpenCL objects from static destructors at exit races
 // the runtime's own teardown.
+// Sets `choice`'s shape; false, having checked the reason, where the device cannot hold its
+// tiles in local memory (32 KiB under oclgrind, as on many embedded GPUs) or the kernel cannot
+// run that many work-items a group (a GPU's registers).
+bool runs_here(FirFilter& filter, const FirChoice& choice)
+{
+    try {
+        filter.set_work_group(choice.group_x, choice.group_y);
+        return true;
+    } catch (const UsageError& error) {
+        const std::string message = error.what();
+        EXPECT_TRUE(message.find("bytes of local memory") != std::string::npos ||
+                    message.find("work-items a group") != std::string::npos)
+            << message;
+        return false;
+    }
+}
+
 FirFilter& filter_for(Border border, MemoryMode memory = MemoryMode::copy, int size = 3,
                       FirVariant variant = FirVariant::buffer)
 {
@@ -348,20 +365,21 @@ TEST(FirVariants, TheVerdictTimesEveryVariantThatRunsHere)
     source.upload(test::random_grey_image(40, 20, 4));
     const bool images = fir_variant_unavailable(test_context(), FirVariant::image, 40, 20).empty();
     // In the one shape asked for (--work-group), and each in its fastest of the candidates.
-    const auto in_32x8 = time_fir_variants(test_context(), Border::replicate,
+    // (16x4: the local variant's tiles fit in it where local memory is 32 KiB, as oclgrind's.)
+    const auto in_16x4 = time_fir_variants(test_context(), Border::replicate,
                                            random_coefficients(4, 5), source, 2,
-                                           WorkGroupShape{32, 8});
+                                           WorkGroupShape{16, 4});
     const auto in_best = time_fir_variants(test_context(), Border::replicate,
                                            random_coefficients(4, 5), source, 2, std::nullopt);
-    for (const auto* medians : {&in_32x8, &in_best}) {
+    for (const auto* medians : {&in_16x4, &in_best}) {
         ASSERT_EQ(medians->size(), images ? 3u : 2u);
         EXPECT_EQ(medians->front().variant, FirVariant::buffer);
         EXPECT_EQ(medians->at(1).variant, FirVariant::local);
         for (const auto& median : *medians) EXPECT_GT(median.median_ms, 0.0);
     }
-    for (const auto& median : in_32x8) {
-        EXPECT_EQ(median.shape.x, 32u);
-        EXPECT_EQ(median.shape.y, 8u);
+    for (const auto& median : in_16x4) {
+        EXPECT_EQ(median.shape.x, 16u);
+        EXPECT_EQ(median.shape.y, 4u);
     }
     const auto candidates = fir_candidates(images);
     for (const auto& median : in_best)
@@ -499,6 +517,9 @@ TEST(FirWorkGroups, EveryCandidateShapeMatchesReference)
             // Under oclgrind the image variant runs in its own test (tests/CMakeLists.txt).
             if (test::small_sizes_only() && choice.variant == FirVariant::image) continue;
             FirFilter& filter = filter_for(border, MemoryMode::copy, 3, choice.variant);
+            // A shape the device cannot run is no candidate here, as the tuner leaves it out
+            // (the next test checks the error that says so).
+            if (!runs_here(filter, choice)) continue;
             filter.set_work_group(choice.group_x, choice.group_y);
             for (const auto& size : test::awkward_sizes()) {
                 const Image image = test::random_grey_image(size.width, size.height, seed);
@@ -513,7 +534,7 @@ TEST(FirWorkGroups, EveryCandidateShapeMatchesReference)
                     << describe(choice) << " at " << test::size_name(size) << ", border "
                     << border_name(border);
             }
-            filter.set_work_group(32, 8);  // the default, for the other tests
+            filter.use_default_work_group();  // for the other tests
         }
     }
 }
@@ -531,6 +552,40 @@ TEST(FirWorkGroups, AShapeOverTheKernelsLimitIsAUsageErrorNamingIt)
     }
     EXPECT_THROW(filter.set_work_group(32, 0), UsageError);
     filter.set_work_group(32, 8);
+    // The local variant's groups are 16 wide, and taller ones need more local memory: the
+    // first 16-wide shape whose tiles outgrow it is refused, naming it (PoCL: 16x128, 1.2 MB
+    // of 1 MiB; oclgrind: 16x2, 35 KB of 32 KiB), unless the kernel's work-item limit comes
+    // first (a GPU's 48 KiB and 256 work-items at 15x15). Another width is refused too.
+    FirFilter& local = filter_for(Border::replicate, MemoryMode::copy, 15, FirVariant::local);
+    EXPECT_THROW(local.set_work_group(32, 8), UsageError);
+    const auto most = test_context().device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    std::string refusal;
+    for (std::size_t rows = 1; 16 * rows <= most && refusal.empty(); rows *= 2) {
+        try {
+            local.set_work_group(16, rows);
+        } catch (const UsageError& error) {
+            refusal = error.what();
+        }
+    }
+    EXPECT_FALSE(refusal.empty()) << "every 16-wide shape up to " << most << " work-items fits";
+    EXPECT_TRUE(refusal.find("bytes of local memory") != std::string::npos ||
+                refusal.find("work-items a group") != std::string::npos)
+        << refusal;
+    local.use_default_work_group();
+}
+
+TEST(FirTuning, ASeparableRunIsTimedFromItsFirstPassToItsLast)
+{
+    // The contest's time for two passes must hold both (it once held the column pass alone,
+    // and two passes beat one kernel that took less than both together).
+    FirFilter filter(test_context(), Border::replicate, separable_window_coefficients(7));
+    filter.upload(test::random_grey_image(300, 200, 9));
+    filter.run().wait();
+    const std::vector<cl::Event>& passes = filter.last_run_events();
+    ASSERT_EQ(passes.size(), 2u);
+    const double each = event_times(passes.front()).run_ms + event_times(passes.back()).run_ms;
+    EXPECT_GE(run_span_ms(LaunchedRun(passes.front(), passes.back())), each * 0.999);
+    EXPECT_DOUBLE_EQ(run_span_ms(LaunchedRun(passes.back())), event_times(passes.back()).run_ms);
 }
 
 TEST(FirTuning, MeasuresPerBorderAndSizeThenAnswersFromTheCache)
