@@ -65,10 +65,19 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
             choice.variant = FirVariant::buffer;
         }
     }
-    if (!options.tuning.work_group.empty())
+    if (!options.tuning.work_group.empty()) {
         std::tie(choice.group_x, choice.group_y) = parse_work_group(options.tuning.work_group);
-    else if (options.variant == "local")
+        // auto may pick the local variant, whose groups have a width of their own: it runs the
+        // height asked for (as the verdict does); asked for by name, another width is refused.
+        if (options.variant == "auto" && choice.variant == FirVariant::local &&
+            choice.group_x != kLocalGroupWidth) {
+            log << "Note: the local variant's work-groups are " << kLocalGroupWidth
+                << " wide: work-group " << kLocalGroupWidth << "x" << choice.group_y << "\n";
+            choice.group_x = kLocalGroupWidth;
+        }
+    } else if (options.variant == "local") {
         choice.group_x = choice.group_y = 0;  // its own default, which fits the device
+    }
     return choice;
 }
 

@@ -87,8 +87,9 @@ public:
     Image download_luminance();
     // Fills the output with `value` (tests poison it with NaN so that pixels a kernel skips show).
     void fill_output(float value);
-    // The work-group shape, 32x8 (the local variant: 16x8, and always kLocalGroupWidth wide) unless set (--work-group, or what --variant auto tuned). A
-    // shape the kernel cannot run on this device is a UsageError naming the limit.
+    // The work-group shape, 32x8 (the local variant: 16x8, and always kLocalGroupWidth wide)
+    // unless set (--work-group, or what --variant auto tuned). A shape the kernel cannot run on
+    // this device is a UsageError naming the limit.
     void set_work_group(std::size_t x, std::size_t y);
     // Back to the default shape, as made.
     void use_default_work_group();

@@ -99,7 +99,10 @@ inline void store_tile(__global const float* luminance, int width, int height, i
 // and then stored into the second (store_tile); one barrier a step keeps the two apart. On an
 // H200 at 16384x16384 (7x7, 16x8 groups): 0.99 ms a tile a group, 0.71 ms with 2 steps, 0.65
 // with 8. The strip's first tile: its top-left float4's image column and row.
-inline int strip_x_first(void) { return (int)get_group_id(0) * COLUMNS_PER_ITEM * GROUP_WIDTH - PAD; }
+inline int strip_x_first(void)
+{
+    return (int)get_group_id(0) * COLUMNS_PER_ITEM * GROUP_WIDTH - PAD;
+}
 inline int strip_y_first(void) { return (int)get_group_id(1) * STEP_ROWS * STEPS - RADIUS; }
 // [Strip]
 

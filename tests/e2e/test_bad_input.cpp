@@ -808,6 +808,22 @@ TEST_F(FirSizeOption, EveryVariantVerifiesAndSaysWhichPassRan)
     expect_refused({"--variant", "local", "--retune"}, "--retune needs --variant auto");
 }
 
+TEST_F(FirSizeOption, AWorkGroupOfAnotherWidthRunsAutosLocalChoiceInItsOwnWidth)
+{
+    // The local variant's groups are 16 wide. Named with --variant local, another width is
+    // refused; chosen by auto (likely at 15x15), it runs the height asked for, saying so.
+    const std::vector<std::string> window{"--size", "15", "--coefficients", numerators_for(15),
+                                          "--divisor", "50", "--work-group", "32x8"};
+    const std::string out = expect_verified(window);
+    if (out.find("local 15x15 pass") != std::string::npos)
+        EXPECT_NE(out.find("work-groups are 16 wide: work-group 16x8"), std::string::npos) << out;
+    else
+        EXPECT_NE(out.find("work-group 32x8"), std::string::npos) << out;
+    std::vector<std::string> named = window;
+    named.insert(named.end(), {"--variant", "local"});
+    expect_refused(named, "the local variant's groups are 16 work-items wide");
+}
+
 TEST_F(FirSizeOption, SeparableWeightsTakeTheSeparablePathAndTheVerdictTimesIt)
 {
     std::string box = "1";
