@@ -2,6 +2,7 @@
 
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/input_file.hpp"
+#include "common/imageio/while_loading.hpp"
 
 #include <algorithm>
 #include <array>
@@ -458,11 +459,7 @@ BmpLayout describe_bmp(const std::uint8_t* prefix, std::size_t prefix_size,
 BmpLayout read_bmp_layout(const InputFile& file)
 {
     std::vector<std::uint8_t> prefix(kHeaderPrefixBytes);
-    try {
-        prefix.resize(file.read_prefix(prefix.data(), prefix.size()));
-    } catch (const FileError& error) {
-        throw ImageError(error.what());  // one exception type for "this image cannot be loaded"
-    }
+    prefix.resize(while_loading([&] { return file.read_prefix(prefix.data(), prefix.size()); }));
     return describe_bmp(prefix.data(), prefix.size(), file.size(), file.path().string());
 }
 
@@ -473,23 +470,17 @@ Image read_bmp(const InputFile& file)
     const BmpLayout layout = read_bmp_layout(file);
     // Up to the end of the pixel rows the header declares: whatever follows is never read.
     std::vector<std::uint8_t> bytes(static_cast<std::size_t>(layout.pixel_offset + layout.stride * layout.height));
-    try {
-        file.read_at(0, bytes.data(), bytes.size());
-    } catch (const FileError& error) {
-        throw ImageError(error.what());
-    }
+    while_loading([&] { file.read_at(0, bytes.data(), bytes.size()); });
     return decode_bmp(bytes.data(), bytes.size(), file.path().string());
 }
 
 Image read_bmp(const std::filesystem::path& path)
 {
-    try {
+    return while_loading([&] {
         // Only a regular file: /dev/zero or a FIFO is refused before anything is read.
         const InputFile file(path);
         return read_bmp(file);
-    } catch (const FileError& error) {
-        throw ImageError(error.what());
-    }
+    });
 }
 
 namespace {

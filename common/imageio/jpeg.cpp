@@ -4,6 +4,7 @@
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/jpeg_parallel.hpp"
 #include "common/imageio/libjpeg_callbacks.hpp"
+#include "common/imageio/while_loading.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -259,16 +260,6 @@ private:
     JpegDecompressor jpeg_;
 };
 
-template <typename Step>
-auto run(Step step)
-{
-    try {
-        return step();
-    } catch (const FileError& error) {
-        throw ImageError(error.what());  // one exception type for "this image cannot be loaded"
-    }
-}
-
 }  // namespace
 
 bool has_jpeg_signature(const std::uint8_t* prefix, std::size_t size)
@@ -280,14 +271,16 @@ ImageHeader read_jpeg_header(const InputFile& file)
 {
     ByteSource bytes(file);
     const JpegBytes anywhere(file);
-    return run([&] { return JpegDecoder(bytes, anywhere, file.path().string()).header(); });
+    return while_loading(
+        [&] { return JpegDecoder(bytes, anywhere, file.path().string()).header(); });
 }
 
 Image read_jpeg(const InputFile& file, const JpegDecoding& decoding)
 {
     ByteSource bytes(file);
     const JpegBytes anywhere(file);
-    return run([&] { return JpegDecoder(bytes, anywhere, file.path().string()).decode(decoding); });
+    return while_loading(
+        [&] { return JpegDecoder(bytes, anywhere, file.path().string()).decode(decoding); });
 }
 
 Image read_jpeg(const InputFile& file) { return read_jpeg(file, JpegDecoding{}); }
@@ -297,14 +290,15 @@ Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string&
 {
     ByteSource bytes(data, size);
     const JpegBytes anywhere(data, size);
-    return run([&] { return JpegDecoder(bytes, anywhere, name).decode(decoding); });
+    return while_loading([&] { return JpegDecoder(bytes, anywhere, name).decode(decoding); });
 }
 
 void read_jpeg_bands(const InputFile& file, const Bands& bands, const JpegDecoding& decoding)
 {
     ByteSource bytes(file);
     const JpegBytes anywhere(file);
-    run([&] { JpegDecoder(bytes, anywhere, file.path().string()).decode_bands(bands, decoding); });
+    while_loading(
+        [&] { JpegDecoder(bytes, anywhere, file.path().string()).decode_bands(bands, decoding); });
 }
 
 void decode_jpeg_bands(const std::uint8_t* data, std::size_t size, const std::string& name,
@@ -312,7 +306,7 @@ void decode_jpeg_bands(const std::uint8_t* data, std::size_t size, const std::st
 {
     ByteSource bytes(data, size);
     const JpegBytes anywhere(data, size);
-    run([&] { JpegDecoder(bytes, anywhere, name).decode_bands(bands, decoding); });
+    while_loading([&] { JpegDecoder(bytes, anywhere, name).decode_bands(bands, decoding); });
 }
 
 Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string& name)

@@ -3,6 +3,7 @@
 #include "common/imageio/byte_source.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/png_writer.hpp"
+#include "common/imageio/while_loading.hpp"
 
 #include <png.h>
 
@@ -213,11 +214,7 @@ void check_encodable(const Image& image)
 
 Image decode_from(ByteSource& source, const std::string& name)
 {
-    try {
-        return PngDecoder(source, name).decode();
-    } catch (const FileError& error) {
-        throw ImageError(error.what());  // one exception type for "this image cannot be loaded"
-    }
+    return while_loading([&] { return PngDecoder(source, name).decode(); });
 }
 
 }  // namespace
@@ -231,11 +228,7 @@ bool has_png_signature(const std::uint8_t* prefix, std::size_t size)
 ImageHeader read_png_header(const InputFile& file)
 {
     ByteSource source(file);
-    try {
-        return PngDecoder(source, file.path().string()).header();
-    } catch (const FileError& error) {
-        throw ImageError(error.what());
-    }
+    return while_loading([&] { return PngDecoder(source, file.path().string()).header(); });
 }
 
 Image read_png(const InputFile& file)
