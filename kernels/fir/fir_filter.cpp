@@ -126,7 +126,6 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
         // Built for the shape that runs (use_local_kernels), which depends on the weights.
         set_coefficients(coefficients);
         fit_default_local_shape();
-        use_local_kernels(work_group_y_);
         return;
     }
     program_ = build_program(cl_, program_file(variant_), fir_build_options(border, size_));
@@ -165,7 +164,8 @@ void FirFilter::use_local_kernels(std::size_t height)
 
 // The local kernels' default shape is 16x8, the fastest for most windows on an H200
 // (fir_tuning.cpp), halved in height until the tiles of the kernel the weights run fit the
-// device's local memory (32 KiB on many embedded GPUs; separable weights need the most).
+// device's local memory (32 KiB on many embedded GPUs; separable weights need the most); its
+// kernels become the ones that run.
 void FirFilter::fit_default_local_shape()
 {
     work_group_x_ = kLocalGroupWidth;
@@ -173,6 +173,7 @@ void FirFilter::fit_default_local_shape()
     const std::uint64_t available = cl_.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     while (work_group_y_ > 1 && local_bytes(work_group_x_, work_group_y_) > available)
         work_group_y_ /= 2;
+    use_local_kernels(work_group_y_);
 }
 
 std::string fir_build_options(Border border, int size)
@@ -403,10 +404,7 @@ void FirFilter::use_default_work_group()
     shape_chosen_ = false;
     work_group_x_ = 32;
     work_group_y_ = 8;
-    if (variant_ == FirVariant::local) {
-        fit_default_local_shape();
-        use_local_kernels(work_group_y_);
-    }
+    if (variant_ == FirVariant::local) fit_default_local_shape();
     if (width_ > 0) {
         size_launch();
         bind_arguments();
@@ -421,10 +419,7 @@ void FirFilter::size_launch()
     // 4 x kSeparableLocalRows, at each of the kLocalSteps steps down their strip.)
     const bool local = variant_ == FirVariant::local;
     const bool local_separable = local && separable();
-    if (local && !shape_chosen_) {  // the weights may have changed
-        fit_default_local_shape();
-        use_local_kernels(work_group_y_);
-    }
+    if (local && !shape_chosen_) fit_default_local_shape();  // the weights may have changed
     const std::size_t columns_per_item =
         local && !local_separable ? local_block_.columns : kOutputsPerItem;
     const std::size_t rows_per_item = local_separable ? kSeparableLocalRows * kLocalSteps
