@@ -6,6 +6,7 @@
 #include "common/runtime/errors.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/runtime/program.hpp"
+#include "common/runtime/resource_limits.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -196,6 +197,7 @@ int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
         std::cerr << name << ": " << error.what() << " (try --help)\n";
         return 2;
     }
+    share_one_heap_under_address_limit();  // before the driver starts its threads
     if (options.list_devices) return exit_status_of(name, [] { list_devices(std::cout); });
     if (is_batch(options.inputs)) return run_batch(app, options, body);
     return exit_status_of(name, [&] {

@@ -20,4 +20,15 @@ std::string memory_limit_note();
 // what helps: the limit, or the memory the machine has left.
 std::string out_of_memory_message(const std::string& what, std::uint64_t bytes);
 
+// Under `ulimit -v`, threads allocate from one heap: glibc gives a thread that contends for the
+// heap an arena of its own, each reserving 64 MiB of address space, so whether a run fits its
+// limit would depend on how its threads happened to meet. Without a limit, nothing changes.
+void share_one_heap_under_address_limit();
+
+// Throws, with out_of_memory_message's line, when the address space left under `ulimit -v` is
+// less than `bytes` for `what`. Called before the driver is handed work that allocates inside it:
+// PoCL does not check all of its allocations, and one that fails there ends the process with a
+// segmentation fault in place of an error code.
+void require_address_space(std::uint64_t bytes, const std::string& what);
+
 }  // namespace sdk
