@@ -1,26 +1,65 @@
 #include "common/app/decoding_ahead.hpp"
 
 #include "common/imageio/image_file.hpp"
-#include "common/imageio/luminance.hpp"
 
 #include <system_error>
+#include <utility>
 
 namespace sdk {
 
 DecodingAhead::DecodingAhead(const InputFile& file) : file_(file)
 {
     try {
-        luminance_ = std::async(std::launch::async,
-                                [&file = file_] { return read_luminance(file); });
+        thread_ = std::async(std::launch::async, [this] { decode(); });
     } catch (const std::system_error&) {
-        // No thread to be had: take() decodes on the spot.
+        // No thread to be had: rows() decodes on the spot.
     }
+}
+
+DecodingAhead::~DecodingAhead()
+{
+    if (thread_.valid()) thread_.wait();
+}
+
+void DecodingAhead::decode()
+{
+    LuminanceRows rows;
+    rows.storage = [this](const ImageHeader& header) {
+        // Allocated here, not by the caller: touching every page takes time too.
+        image_ = Image{header.width, header.height, 1,
+                       std::vector<std::uint8_t>(header.width * header.height)};
+        return image_.pixels.data();
+    };
+    rows.decoded = [this](std::size_t count) {
+        const std::lock_guard<std::mutex> hold(lock_);
+        decoded_ = count;
+        progress_.notify_all();
+    };
+    std::exception_ptr failure;
+    try {
+        read_luminance_rows(file_, rows);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    const std::lock_guard<std::mutex> hold(lock_);
+    failure_ = failure;
+    finished_ = true;
+    progress_.notify_all();
+}
+
+const Image& DecodingAhead::rows(std::size_t count)
+{
+    if (!thread_.valid() && !finished_) decode();
+    std::unique_lock<std::mutex> hold(lock_);
+    progress_.wait(hold, [&] { return finished_ || (decoded_ != 0 && decoded_ >= count); });
+    if (failure_) std::rethrow_exception(failure_);
+    return image_;
 }
 
 Image DecodingAhead::take()
 {
-    if (!luminance_.valid()) return read_luminance(file_);
-    return luminance_.get();
+    rows(static_cast<std::size_t>(-1));
+    return std::move(image_);
 }
 
 }  // namespace sdk

@@ -7,6 +7,7 @@
 #include "common/imageio/png.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +61,10 @@ void refuse_with_bands(const BandPlan& plan, std::initializer_list<WholeImageOpt
 }
 
 namespace {
+// Rows decoded ahead move to the device this many at a time: few enough that the copy follows
+// close behind the decoder, enough that waiting for them costs nothing next to decoding them.
+constexpr std::size_t kRowsAtATime = 64;
+
 // Where a BMP's pixel rows lie in the file.
 struct StoredRange {
     std::uint64_t offset;
@@ -91,12 +96,37 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
     const std::string name = image.file->path().filename().string();
     const std::string how = " (" + memory_mode_name(mode_) + ")";
     const std::size_t width = image.width();
+    if (!image.device_convertible() && image.decoding) {
+        // [Rows as they are decoded]
+        // Decoding ahead, since the file was opened: each piece of the band's rows goes into
+        // the memory the transfer moves as soon as the decoder has written it, while later
+        // rows are still being decoded. The steps: the time spent waiting for rows, and the rest.
+        std::chrono::steady_clock::duration waited{};
+        const auto start = std::chrono::steady_clock::now();
+        upload_rows_produced(
+            cl_, mode_, luminance, band.input_rows(), row_pitch,
+            [&](std::size_t first, std::size_t rows, unsigned char* host) {
+                for (std::size_t done = 0; done < rows;) {
+                    const std::size_t piece = std::min(kRowsAtATime, rows - done);
+                    const std::size_t end = band.input_first + first + done + piece;
+                    const auto asked = std::chrono::steady_clock::now();
+                    const Image& decoded = image.decoding->rows(end);
+                    waited += std::chrono::steady_clock::now() - asked;
+                    lay_out_rows(host + done * row_pitch,
+                                 decoded.pixels.data() + (end - piece) * width, width, piece,
+                                 row_pitch);
+                    done += piece;
+                }
+            },
+            "the luminance");
+        const auto total = std::chrono::steady_clock::now() - start;
+        pipeline.add("wait for decoding " + name, 0, waited);
+        pipeline.add("upload luminance" + how, width * band.input_rows(), total - waited);
+        // [Rows as they are decoded]
+        return;
+    }
     if (!image.device_convertible()) {
         // The file is read in place as the decoder asks for it, so reading is part of decoding.
-        // Decoded ahead, beside the device's start: the step is what the run still waited.
-        if (!decoded_ && image.decoding)
-            decoded_ = pipeline.time("wait for decoding " + name, 0,
-                                     [&] { return image.decoding->take(); });
         if (!decoded_)
             decoded_ = pipeline.time("read and decode " + name + " on the host", image.file->size(),
                                      [&] { return read_luminance(*image.file); });

@@ -80,8 +80,10 @@ private:
 // its pixel rows read straight into the memory the transfer moves (the mapped buffer in map
 // mode: no copy at all; in pinned mode one pinned chunk while the other is on its way to the
 // device) and converted on the device. Files whose pixels need decoding (PNG, JPEG, and BMPs
-// with palettes, 16 or 32 bit, bit fields) are decoded and converted on the host once, at the
-// first band, and each band's rows uploaded. Each step is timed in `pipeline`.
+// with palettes, 16 or 32 bit, bit fields) are decoded to luminance on the host once: decoded
+// ahead (open_image's Decoding::ahead), each piece of rows moves as soon as it is decoded, while
+// later rows are still being decoded; else all at the first band. Each step is timed in
+// `pipeline`.
 class BandReader {
 public:
     BandReader(const OpenedImage& image, const OpenClContext& cl, MemoryMode mode,

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <vector>
 
 namespace sdk {
 
@@ -59,7 +60,60 @@ Image read_luminance(const InputFile& file)
     return to_luminance(image);
 }
 
+
 namespace {
+
+// Rows a decoder makes in the caller's memory, 1 channel: JPEG bands that complete in any order,
+// handed on as the run from the first row grows.
+void read_jpeg_luminance_rows(const InputFile& file, const LuminanceRows& rows)
+{
+    JpegDecoding decoding;
+    decoding.luminance_only = true;
+    const ImageHeader header = read_jpeg_header(file, decoding);
+    if (header.channels != 1) {  // RGB-coded (no YCbCr): decoded whole, then converted
+        const Image grey = to_luminance(read_jpeg(file, decoding));
+        std::copy(grey.pixels.begin(), grey.pixels.end(), rows.storage(ImageHeader{grey.width, grey.height, 1}));
+        rows.decoded(grey.height);
+        return;
+    }
+    std::uint8_t* const storage = rows.storage(header);
+    constexpr std::size_t kBandRows = 64;
+    std::vector<char> complete((header.height + kBandRows - 1) / kBandRows, 0);
+    std::size_t joined = 0;  // bands complete from the first
+    Bands bands;
+    bands.band_rows = kBandRows;
+    bands.row_pitch = header.width;
+    bands.storage = [&](std::size_t first_row, std::size_t) { return storage + first_row * header.width; };
+    bands.ready = [&](std::size_t first_row, std::size_t) {
+        complete[first_row / kBandRows] = 1;
+        const std::size_t before = joined;
+        while (joined < complete.size() && complete[joined]) ++joined;
+        if (joined != before) rows.decoded(std::min(joined * kBandRows, header.height));
+    };
+    read_jpeg_bands(file, bands, decoding);
+}
+
+void read_png_luminance_rows(const InputFile& file, const LuminanceRows& rows)
+{
+    std::uint8_t* storage = nullptr;
+    std::size_t width = 0;
+    int channels = 1;
+    PngRuns runs;
+    runs.started = [&](const ImageHeader& header) {
+        width = header.width;
+        channels = header.channels;
+        storage = rows.storage(ImageHeader{header.width, header.height, 1});
+    };
+    runs.rows = [&](std::size_t first, std::size_t count, const std::uint8_t* pixels) {
+        std::uint8_t* grey = storage + first * width;
+        if (channels == 1)
+            std::copy(pixels, pixels + count * width, grey);
+        else
+            luminance_row(pixels, grey, count * width);
+        rows.decoded(first + count);
+    };
+    read_png_runs(file, runs);
+}
 
 // `read` of the file at `path`, a file that cannot be opened being an ImageError like any other
 // image that cannot be loaded.
@@ -114,6 +168,21 @@ void write_image(const std::filesystem::path& path, const Image& image)
         write_png(path, image);
     else
         write_bmp(path, image);
+}
+
+void read_luminance_rows(const InputFile& file, const LuminanceRows& rows)
+{
+    switch (detect_image_format(file)) {
+    case ImageFormat::jpeg:
+        return read_jpeg_luminance_rows(file, rows);
+    case ImageFormat::png:
+        return read_png_luminance_rows(file, rows);
+    case ImageFormat::bmp:
+        break;
+    }
+    const Image grey = to_luminance(read_bmp(file));
+    std::copy(grey.pixels.begin(), grey.pixels.end(), rows.storage(ImageHeader{grey.width, grey.height, 1}));
+    rows.decoded(grey.height);
 }
 
 }  // namespace sdk

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace sdk {
@@ -35,7 +36,19 @@ Image read_image_for_luminance(const InputFile& file);
 Image read_image_for_luminance(const std::filesystem::path& path);
 // That, made 1 channel: luminance() of each pixel of an RGB image (luminance.hpp).
 Image read_luminance(const InputFile& file);
-// The same for a file held in memory (tests, the fuzzer).
+// read_luminance's pixels as they are decoded, for a caller that moves rows on while later ones
+// are: `storage(header)` is asked, before any pixel, where the rows go (header.height rows of
+// header.width bytes, one after the other); `decoded(rows)` is called each time the first `rows`
+// rows are in place, with a growing count, the last the height. JPEG and non-interlaced PNG rows
+// come a few at a time (a parallel JPEG decoder's as its bands join up); an interlaced PNG (its
+// last pass writes every row), an RGB-coded JPEG and a BMP all at the end.
+struct LuminanceRows {
+    std::function<std::uint8_t*(const ImageHeader&)> storage;
+    std::function<void(std::size_t rows)> decoded;
+};
+void read_luminance_rows(const InputFile& file, const LuminanceRows& rows);
+
+// read_image for a file held in memory (tests, the fuzzer).
 Image decode_image(const std::uint8_t* data, std::size_t size, const std::string& name);
 
 // True when `path` ends in .png, in any case: write_image writes it as PNG.

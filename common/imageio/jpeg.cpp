@@ -267,13 +267,16 @@ bool has_jpeg_signature(const std::uint8_t* prefix, std::size_t size)
     return prefix && size >= 3 && prefix[0] == 0xFF && prefix[1] == 0xD8 && prefix[2] == 0xFF;
 }
 
-ImageHeader read_jpeg_header(const InputFile& file)
+ImageHeader read_jpeg_header(const InputFile& file, const JpegDecoding& decoding)
 {
     ByteSource bytes(file);
     const JpegBytes anywhere(file);
-    return while_loading(
-        [&] { return JpegDecoder(bytes, anywhere, file.path().string()).header(); });
+    return while_loading([&] {
+        return JpegDecoder(bytes, anywhere, file.path().string()).header(decoding.luminance_only);
+    });
 }
+
+ImageHeader read_jpeg_header(const InputFile& file) { return read_jpeg_header(file, JpegDecoding{}); }
 
 Image read_jpeg(const InputFile& file, const JpegDecoding& decoding)
 {

@@ -50,6 +50,10 @@ struct JpegDecoding {
     bool luminance_only = false;
 };
 
+// The header as `decoding` will decode the file: its channels are 1 for a YCbCr file under
+// luminance_only.
+ImageHeader read_jpeg_header(const InputFile& file, const JpegDecoding& decoding);
+
 // Decodes the whole file, read in place (never all held in memory).
 Image read_jpeg(const InputFile& file);
 Image read_jpeg(const InputFile& file, const JpegDecoding& decoding);

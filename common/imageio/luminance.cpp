@@ -5,6 +5,11 @@
 
 namespace sdk {
 
+void luminance_row(const std::uint8_t* rgb, std::uint8_t* grey, std::size_t width)
+{
+    for (std::size_t x = 0; x < width; ++x, rgb += 3) grey[x] = luminance(rgb[0], rgb[1], rgb[2]);
+}
+
 Image to_luminance(const Image& image)
 {
     if (image.channels != 1 && image.channels != 3) {
@@ -27,11 +32,7 @@ Image to_luminance(const Image& image)
     grey.height = image.height;
     grey.channels = 1;
     grey.pixels.resize(count);
-    const std::uint8_t* rgb = image.pixels.data();
-    for (std::uint8_t& out : grey.pixels) {
-        out = luminance(rgb[0], rgb[1], rgb[2]);
-        rgb += 3;
-    }
+    luminance_row(image.pixels.data(), grey.pixels.data(), count);
     return grey;
 }
 

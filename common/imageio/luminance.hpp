@@ -2,6 +2,7 @@
 
 #include "common/imageio/image.hpp"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace sdk {
@@ -16,6 +17,9 @@ inline std::uint8_t luminance(std::uint8_t r, std::uint8_t g, std::uint8_t b)
     constexpr std::uint32_t kHalf = 1u << 14;  // rounds to nearest instead of truncating
     return static_cast<std::uint8_t>((kRed * r + kGreen * g + kBlue * b + kHalf) >> 15);
 }
+
+// luminance() of `width` RGB pixels into `width` grey ones.
+void luminance_row(const std::uint8_t* rgb, std::uint8_t* grey, std::size_t width);
 
 // Converts an RGB image to grey with luminance(); a grey image is returned as an unchanged copy.
 // Throws std::invalid_argument for a channel count other than 1 or 3 or a pixel buffer whose

@@ -133,6 +133,20 @@ bool read_rows(png_structp png, png_bytepp rows)
     return true;
 }
 
+bool read_some_rows(png_structp png, png_bytepp rows, std::size_t count)
+{
+    if (setjmp(png_jmpbuf(png))) return false;
+    png_read_rows(png, rows, nullptr, static_cast<png_uint_32>(count));
+    return true;
+}
+
+bool read_end(png_structp png)
+{
+    if (setjmp(png_jmpbuf(png))) return false;
+    png_read_end(png, nullptr);
+    return true;
+}
+
 class PngDecoder {
 public:
     PngDecoder(ByteSource& source, const std::string& name)
@@ -174,17 +188,50 @@ public:
 
     Image decode()
     {
-        Image image = allocate_image(header());
-        const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
-        if (png_get_rowbytes(structs_.png(), structs_.info()) != row_bytes)
+        const ImageHeader declared = header();
+        if (png_get_rowbytes(structs_.png(), structs_.info()) !=
+            declared.width * static_cast<std::size_t>(declared.channels))
             fail("unexpected row size after conversion to 8 bits");  // a libpng surprise: refuse
+        return decode_rows_of(declared);
+    }
+
+    void decode_runs(const PngRuns& runs)
+    {
+        const ImageHeader declared = header();
+        const std::size_t row_bytes = declared.width * static_cast<std::size_t>(declared.channels);
+        png_structp png = structs_.png();
+        if (png_get_rowbytes(png, structs_.info()) != row_bytes)
+            fail("unexpected row size after conversion to 8 bits");
+        if (runs.started) runs.started(declared);
+        if (png_get_interlace_type(png, structs_.info()) != PNG_INTERLACE_NONE) {
+            const Image image = decode_rows_of(declared);
+            runs.rows(0, declared.height, image.pixels.data());
+            return;
+        }
+        const std::size_t per_run = std::clamp<std::size_t>(runs.rows_per_run, 1, declared.height);
+        std::vector<std::uint8_t> pixels(per_run * row_bytes);
+        std::vector<png_bytep> rows(per_run);
+        for (std::size_t y = 0; y < per_run; ++y) rows[y] = pixels.data() + y * row_bytes;
+        for (std::size_t first = 0; first < declared.height; first += per_run) {
+            const std::size_t count = std::min(per_run, declared.height - first);
+            check(read_some_rows(png, rows.data(), count));
+            runs.rows(first, count, pixels.data());
+        }
+        check(read_end(png));  // the chunks after the pixels, up to IEND: a whole file
+    }
+
+private:
+    // After header(): every row at once, the passes of an interlaced file merged.
+    Image decode_rows_of(const ImageHeader& declared)
+    {
+        Image image = allocate_image(declared);
+        const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
         std::vector<png_bytep> rows(image.height);
         for (std::size_t y = 0; y < image.height; ++y) rows[y] = image.pixels.data() + y * row_bytes;
         check(read_rows(structs_.png(), rows.data()));
         return image;
     }
 
-private:
     [[noreturn]] void fail(const std::string& reason) const { throw ImageError(name_ + ": " + reason); }
 
     void check(bool succeeded)
@@ -241,6 +288,12 @@ Image decode_png(const std::uint8_t* data, std::size_t size, const std::string& 
 {
     ByteSource source(data, size);
     return decode_from(source, name);
+}
+
+void read_png_runs(const InputFile& file, const PngRuns& runs)
+{
+    ByteSource source(file);
+    while_loading([&] { PngDecoder(source, file.path().string()).decode_runs(runs); });
 }
 
 std::vector<std::uint8_t> encode_png(const Image& image)

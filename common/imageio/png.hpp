@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,17 @@ ImageHeader read_png_header(const InputFile& file);
 
 // Decodes the whole file, read in place (never all held in memory).
 Image read_png(const InputFile& file);
+
+// The same decoding a run of rows at a time, for a caller that moves rows on while later ones
+// are decoded: `started` gets the header before any pixel, then `rows(first, count, pixels)`
+// each run in order, `count` rows of width * channels bytes in memory reused for the next run.
+// An interlaced file comes as one run at the end: its last pass writes every row.
+struct PngRuns {
+    std::size_t rows_per_run = 64;
+    std::function<void(const ImageHeader&)> started;
+    std::function<void(std::size_t first, std::size_t count, const std::uint8_t* pixels)> rows;
+};
+void read_png_runs(const InputFile& file, const PngRuns& runs);
 
 // Decodes a PNG held in memory; never reads outside [data, data + size).
 Image decode_png(const std::uint8_t* data, std::size_t size, const std::string& name);

@@ -285,6 +285,8 @@ Transfer through_pinned_chunks(
 
 // Tight host rows laid out at their pitch, padding zeroed so it is never undefined (the
 // kernels never read it for results).
+}  // namespace
+
 void lay_out_rows(unsigned char* destination, const void* host, std::size_t row_bytes,
                   std::size_t height, std::size_t row_pitch)
 {
@@ -294,8 +296,6 @@ void lay_out_rows(unsigned char* destination, const void* host, std::size_t row_
         std::memset(destination + y * row_pitch + row_bytes, 0, row_pitch - row_bytes);
     }
 }
-
-}  // namespace
 
 Transfer upload_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
                  const void* host, std::size_t row_bytes, std::size_t height,
@@ -383,6 +383,19 @@ Transfer upload_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buf
     produce(mapped.bytes(), 0, bytes);
     mapped.unmap();
     return transfer;
+}
+
+Transfer upload_rows_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                              std::size_t height, std::size_t row_pitch,
+                              const ProduceRows& produce, const std::string& what)
+{
+    const auto pieces = [&](unsigned char* host, std::size_t offset, std::size_t size) {
+        produce(offset / row_pitch, size / row_pitch, host);
+    };
+    if (mode == MemoryMode::pinned)
+        return through_pinned_chunks(cl, Direction::upload, buffer, height * row_pitch, row_pitch,
+                                     what, pieces);
+    return upload_produced(cl, mode, buffer, height * row_pitch, pieces, what);
 }
 
 Transfer download_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,

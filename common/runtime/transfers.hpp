@@ -100,4 +100,18 @@ Transfer download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffe
                        void* host, std::size_t row_bytes, std::size_t height,
                        std::size_t row_pitch, const std::string& what);
 
+// upload_produced for rows: `produce(first_row, rows, host)` writes rows [first_row, first_row +
+// rows) at `host`, `row_pitch` bytes apart, straight into the memory the transfer moves, a piece
+// at a time in order (pinned mode: a chunk's rows while the previous chunk is on its way; map
+// mode: every row into the mapped buffer at once).
+using ProduceRows =
+    std::function<void(std::size_t first_row, std::size_t rows, unsigned char* host)>;
+Transfer upload_rows_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                              std::size_t height, std::size_t row_pitch,
+                              const ProduceRows& produce, const std::string& what);
+// Rows of `row_bytes` from tightly packed `host` to `destination`, `row_pitch` bytes apart, the
+// bytes between them zeroed.
+void lay_out_rows(unsigned char* destination, const void* host, std::size_t row_bytes,
+                  std::size_t height, std::size_t row_pitch);
+
 }  // namespace sdk

@@ -1,6 +1,7 @@
 // libFuzzer target for the image readers: BMP (our own decoder), PNG (libpng) and JPEG (libjpeg,
 // sequentially and across restart intervals) behind decode_image, which picks one by the first
-// bytes. Whatever the bytes, it must either return a consistent image or throw sdk::ImageError;
+// bytes, and the streaming readers behind read_luminance_rows (rows handed on as decoded), which
+// must give read_luminance's pixels or its refusal. Whatever the bytes, it must either return a consistent image or throw sdk::ImageError;
 // every image it returns must go through the rest of the samples' input path (luminance) and
 // survive BMP and PNG encode/decode round trips unchanged. Anything else (a sanitizer report,
 // another exception escaping, a broken invariant) is a bug. Built twice: with -fsanitize=fuzzer
@@ -8,6 +9,7 @@
 // replays tests/fuzz/regressions/ in the main build.
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/image_file.hpp"
+#include "common/imageio/input_file.hpp"
 #include "common/imageio/jpeg.hpp"
 #include "common/imageio/luminance.hpp"
 #include "common/imageio/png.hpp"
@@ -18,6 +20,9 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace {
 
@@ -56,6 +61,49 @@ std::string jpeg_outcome(const std::uint8_t* data, std::size_t size, unsigned th
     }
 }
 
+// The luminance as the samples read it, whole (read_luminance) and as it is decoded
+// (read_luminance_rows): the same pixels, or the same refusal, with counts that grow to the
+// height. The readers take files, so the bytes go into one in memory (memfd).
+std::string luminance_outcome(const std::string& path, bool streamed)
+{
+    try {
+        const sdk::InputFile file(path);
+        if (!streamed) {
+            const sdk::Image grey = sdk::read_luminance(file);
+            return std::to_string(grey.width) + "x" + std::to_string(grey.height) + ":" +
+                   std::string(grey.pixels.begin(), grey.pixels.end());
+        }
+        sdk::Image grey;
+        std::size_t last = 0;
+        sdk::LuminanceRows rows;
+        rows.storage = [&](const sdk::ImageHeader& header) {
+            require(grey.pixels.empty() && header.channels == 1, "storage is asked once, for grey");
+            grey = sdk::Image{header.width, header.height, 1,
+                              std::vector<std::uint8_t>(header.width * header.height)};
+            return grey.pixels.data();
+        };
+        rows.decoded = [&](std::size_t count) {
+            require(count > last && count <= grey.height, "decoded counts grow up to the height");
+            last = count;
+        };
+        sdk::read_luminance_rows(file, rows);
+        require(last == grey.height, "the last count is the height");
+        return std::to_string(grey.width) + "x" + std::to_string(grey.height) + ":" +
+               std::string(grey.pixels.begin(), grey.pixels.end());
+    } catch (const sdk::ImageError& error) {
+        return error.what();
+    }
+}
+
+std::string in_memory_file(const std::uint8_t* data, std::size_t size)
+{
+    static const int fd = ::memfd_create("fuzz_image", 0);
+    require(fd >= 0 && ::ftruncate(fd, 0) == 0 &&
+                ::pwrite(fd, data, size, 0) == static_cast<ssize_t>(size),
+            "the input fits a memfd");
+    return "/proc/self/fd/" + std::to_string(fd);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
@@ -63,6 +111,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (sdk::has_jpeg_signature(data, size))
         require(jpeg_outcome(data, size, 3) == jpeg_outcome(data, size, 1),
                 "a JPEG decodes across its restart intervals as it does sequentially");
+
+    const std::string path = in_memory_file(data, size);
+    require(luminance_outcome(path, true) == luminance_outcome(path, false),
+            "read_luminance_rows gives read_luminance's pixels or its refusal");
 
     sdk::Image image;
     try {

@@ -1,6 +1,7 @@
 // Decoding a photo beside the device's start (common/app/decoding_ahead.hpp): the luminance taken
-// is the one decoding on the spot gives, a damaged file's error comes out of take(), and an
-// object never taken waits for its thread rather than leave it running.
+// is the one decoding on the spot gives, its rows can be taken before the rest are decoded, a
+// damaged file's error comes out of take() and rows(), and an object never taken waits for its
+// thread rather than leave it running.
 #include "common/app/decoding_ahead.hpp"
 #include "common/app/device_io.hpp"
 #include "common/imageio/file_io.hpp"
@@ -12,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -56,6 +58,26 @@ TEST_F(DecodingAheadTest, TakesTheLuminanceADecodingOnTheSpotGives)
     }
 }
 
+// rows(n) returns once the first n rows are in place: they are already the final pixels, and
+// asking for more than the height waits for the whole image.
+TEST_F(DecodingAheadTest, RowsAreTheFinalPixelsOnceReturned)
+{
+    const fs::path photo = write("photo.jpg", jpeg(300, 200));
+    const Image expected = sdk::read_luminance(InputFile(photo));
+    const InputFile file(photo);
+    DecodingAhead ahead(file);
+    for (const std::size_t count : {std::size_t{1}, std::size_t{64}, std::size_t{65}, std::size_t{200}}) {
+        const Image& rows = ahead.rows(count);
+        ASSERT_EQ(rows.width, 300u);
+        ASSERT_EQ(rows.height, 200u);
+        EXPECT_TRUE(std::equal(expected.pixels.begin(), expected.pixels.begin() + count * 300,
+                               rows.pixels.begin()))
+            << count << " rows";
+    }
+    EXPECT_EQ(ahead.rows(100000).pixels, expected.pixels);
+    EXPECT_EQ(ahead.take().pixels, expected.pixels);
+}
+
 TEST_F(DecodingAheadTest, ADamagedFilesErrorComesOutOfTake)
 {
     std::vector<std::uint8_t> damaged = jpeg(64, 48);
@@ -63,6 +85,7 @@ TEST_F(DecodingAheadTest, ADamagedFilesErrorComesOutOfTake)
     const fs::path photo = write("damaged.jpg", damaged);
     const InputFile file(photo);
     DecodingAhead ahead(file);
+    EXPECT_THROW(ahead.rows(48), ImageError);
     EXPECT_THROW(ahead.take(), ImageError);
 }
 
