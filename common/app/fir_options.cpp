@@ -69,11 +69,12 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
         std::tie(choice.group_x, choice.group_y) = parse_work_group(options.tuning.work_group);
         // auto may pick the local variant, whose groups have a width of their own: it runs the
         // height asked for (as the verdict does); asked for by name, another width is refused.
-        if (options.variant == "auto" && choice.variant == FirVariant::local &&
-            choice.group_x != kLocalGroupWidth) {
+        const WorkGroupShape runs =
+            shape_run_by(choice.variant, WorkGroupShape{choice.group_x, choice.group_y});
+        if (options.variant == "auto" && runs.x != choice.group_x) {
             log << "Note: the local variant's work-groups are " << kLocalGroupWidth
-                << " wide: work-group " << kLocalGroupWidth << "x" << choice.group_y << "\n";
-            choice.group_x = kLocalGroupWidth;
+                << " wide: work-group " << runs.x << "x" << runs.y << "\n";
+            choice.group_x = runs.x;
         }
     } else if (options.variant == "local") {
         choice.group_x = choice.group_y = 0;  // its own default, which fits the device

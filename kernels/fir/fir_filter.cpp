@@ -402,8 +402,8 @@ void FirFilter::set_work_group(std::size_t x, std::size_t y)
 void FirFilter::use_default_work_group()
 {
     shape_chosen_ = false;
-    work_group_x_ = 32;
-    work_group_y_ = 8;
+    work_group_x_ = kDefaultGroup.x;
+    work_group_y_ = kDefaultGroup.y;
     if (variant_ == FirVariant::local) fit_default_local_shape();
     if (width_ > 0) {
         size_launch();

@@ -25,6 +25,15 @@ enum class FirVariant { buffer, local, image };
 // The local variant's work-groups are this many work-items wide, built into its kernels
 // (kernels/fir/fir_tile.cl says why); their height is free.
 constexpr std::size_t kLocalGroupWidth = 16;
+// The buffer and image variants' work-group shape when none is asked for or tuned.
+constexpr WorkGroupShape kDefaultGroup{32, 8};
+// The shape `variant` runs when `asked` is asked for: the local variant keeps its own width and
+// takes the asked height; the others run `asked` as it is.
+inline WorkGroupShape shape_run_by(FirVariant variant, WorkGroupShape asked)
+{
+    if (variant == FirVariant::local) asked.x = kLocalGroupWidth;
+    return asked;
+}
 // The outputs each work-item of the local variant's K*K kernel computes at each step.
 struct LocalBlock {
     std::size_t columns;
@@ -181,8 +190,8 @@ private:
     std::size_t local_height_ = 0;
     std::vector<cl::Event> last_events_;  // the last run's kernels, for run_ms
     LaunchSize launch_;
-    std::size_t work_group_x_ = 32;
-    std::size_t work_group_y_ = 8;
+    std::size_t work_group_x_ = kDefaultGroup.x;
+    std::size_t work_group_y_ = kDefaultGroup.y;
     bool shape_chosen_ = false;  // by set_work_group, else the default
     std::size_t width_ = 0;
     std::size_t height_ = 0;

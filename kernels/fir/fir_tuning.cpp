@@ -213,13 +213,13 @@ std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border 
         }
         // With a shape asked for, each variant runs once, in it (the local variant in its own
         // width: fir_filter.hpp).
-        WorkGroupShape asked = shape.value_or(WorkGroupShape{candidate.group_x, candidate.group_y});
+        WorkGroupShape asked{candidate.group_x, candidate.group_y};
         if (shape) {
             const bool first_of_variant = std::none_of(
                 contestants.begin(), contestants.end(),
                 [&](const FirChoice& other) { return other.variant == candidate.variant; });
             if (!first_of_variant) continue;
-            if (candidate.variant == FirVariant::local) asked.x = kLocalGroupWidth;
+            asked = shape_run_by(candidate.variant, *shape);
         }
         // Too many work-items, or too large a tile for local memory: not a shape it runs.
         if (!runnable_shapes({asked}, [&](std::size_t x, std::size_t y) {
