@@ -100,7 +100,7 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
         // [Rows as they are decoded]
         // Decoding ahead, since the file was opened: each piece of the band's rows goes into
         // the memory the transfer moves as soon as the decoder has written it, while later
-        // rows are still being decoded. The steps: the time spent waiting for rows, and the rest.
+        // rows are still being decoded.
         std::chrono::steady_clock::duration waited{};
         const auto start = std::chrono::steady_clock::now();
         upload_rows_produced(
@@ -119,9 +119,10 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
                 }
             },
             "the luminance");
-        const auto total = std::chrono::steady_clock::now() - start;
-        pipeline.add("wait for decoding " + name, 0, waited);
-        pipeline.add("upload luminance" + how, width * band.input_rows(), total - waited);
+        // The two alternated; the table and the trace show all the waiting first, then the rest.
+        const auto end = std::chrono::steady_clock::now();
+        pipeline.add("wait for decoding " + name, 0, start, start + waited);
+        pipeline.add("upload luminance" + how, width * band.input_rows(), start + waited, end);
         // [Rows as they are decoded]
         return;
     }
