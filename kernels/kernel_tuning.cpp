@@ -103,10 +103,6 @@ TuningRecipe<WorkGroupShape> work_group_recipe(std::string key)
     return recipe;
 }
 
-namespace {
-
-}  // namespace
-
 double run_span_ms(const LaunchedRun& run)
 {
     const cl_ulong start = run.first.getProfilingInfo<CL_PROFILING_COMMAND_START>();

@@ -88,9 +88,6 @@ struct Tuned : TuningOutcome {
     std::vector<Choice> candidates;  // as they ran (a device may shrink a shape)
 };
 
-// A filter's part of a measurement, given the image to measure on: its candidates, simplest
-// first (a tie goes to the earliest), and how to launch one once (it may write into the
-// candidate what really ran).
 // What one launch of a contestant enqueued: its first and last kernels, so that a run of two
 // passes is timed from the first's start to the last's end, not by its last kernel alone (which
 // made FIR's two separable passes look twice as fast as they are). A run of one kernel converts
@@ -107,6 +104,9 @@ struct LaunchedRun {
 // A run's device time: from its first kernel's start to its last kernel's end.
 double run_span_ms(const LaunchedRun& run);
 
+// A filter's part of a measurement, given the image to measure on: its candidates, simplest
+// first (a tie goes to the earliest), and how to launch one once (it may write into the
+// candidate what really ran).
 template <typename Choice>
 struct Contestants {
     std::vector<Choice> candidates;

@@ -65,17 +65,22 @@ namespace {
 
 // Rows a decoder makes in the caller's memory, 1 channel: JPEG bands that complete in any order,
 // handed on as the run from the first row grows.
+// read_luminance's image, handed on whole: for the files whose rows cannot come a few at a time.
+void read_whole_luminance_rows(const InputFile& file, const LuminanceRows& rows)
+{
+    const Image grey = read_luminance(file);
+    std::copy(grey.pixels.begin(), grey.pixels.end(),
+              rows.storage(ImageHeader{grey.width, grey.height, 1}));
+    rows.decoded(grey.height);
+}
+
 void read_jpeg_luminance_rows(const InputFile& file, const LuminanceRows& rows)
 {
     JpegDecoding decoding;
     decoding.luminance_only = true;
     const ImageHeader header = read_jpeg_header(file, decoding);
-    if (header.channels != 1) {  // RGB-coded (no YCbCr): decoded whole, then converted
-        const Image grey = to_luminance(read_jpeg(file, decoding));
-        std::copy(grey.pixels.begin(), grey.pixels.end(), rows.storage(ImageHeader{grey.width, grey.height, 1}));
-        rows.decoded(grey.height);
-        return;
-    }
+    // RGB-coded (no YCbCr): decoded whole, then converted.
+    if (header.channels != 1) return read_whole_luminance_rows(file, rows);
     std::uint8_t* const storage = rows.storage(header);
     constexpr std::size_t kBandRows = 64;
     std::vector<char> complete((header.height + kBandRows - 1) / kBandRows, 0);
@@ -180,9 +185,7 @@ void read_luminance_rows(const InputFile& file, const LuminanceRows& rows)
     case ImageFormat::bmp:
         break;
     }
-    const Image grey = to_luminance(read_bmp(file));
-    std::copy(grey.pixels.begin(), grey.pixels.end(), rows.storage(ImageHeader{grey.width, grey.height, 1}));
-    rows.decoded(grey.height);
+    read_whole_luminance_rows(file, rows);
 }
 
 }  // namespace sdk

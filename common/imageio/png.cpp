@@ -186,22 +186,13 @@ public:
         return {static_cast<std::size_t>(width), static_cast<std::size_t>(height), channels};
     }
 
-    Image decode()
-    {
-        const ImageHeader declared = header();
-        if (png_get_rowbytes(structs_.png(), structs_.info()) !=
-            declared.width * static_cast<std::size_t>(declared.channels))
-            fail("unexpected row size after conversion to 8 bits");  // a libpng surprise: refuse
-        return decode_rows_of(declared);
-    }
+    Image decode() { return decode_rows_of(header_of_rows()); }
 
     void decode_runs(const PngRuns& runs)
     {
-        const ImageHeader declared = header();
+        const ImageHeader declared = header_of_rows();
         const std::size_t row_bytes = declared.width * static_cast<std::size_t>(declared.channels);
         png_structp png = structs_.png();
-        if (png_get_rowbytes(png, structs_.info()) != row_bytes)
-            fail("unexpected row size after conversion to 8 bits");
         if (runs.started) runs.started(declared);
         if (png_get_interlace_type(png, structs_.info()) != PNG_INTERLACE_NONE) {
             const Image image = decode_rows_of(declared);
@@ -221,7 +212,17 @@ public:
     }
 
 private:
-    // After header(): every row at once, the passes of an interlaced file merged.
+    // header(), for a decoder about to read rows: libpng's rows must be the 8-bit ones asked for.
+    ImageHeader header_of_rows()
+    {
+        const ImageHeader declared = header();
+        if (png_get_rowbytes(structs_.png(), structs_.info()) !=
+            declared.width * static_cast<std::size_t>(declared.channels))
+            fail("unexpected row size after conversion to 8 bits");  // a libpng surprise: refuse
+        return declared;
+    }
+
+    // After header_of_rows(): every row at once, the passes of an interlaced file merged.
     Image decode_rows_of(const ImageHeader& declared)
     {
         Image image = allocate_image(declared);
