@@ -13,7 +13,7 @@
 #include "jpeg_decoding.hpp"
 #include "png_encoding.hpp"
 #include "common/runtime/errors.hpp"
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 #include "kernels/fir/fir_filter.hpp"
 #include "kernels/fir/fir_tuning.hpp"
 #include "kernels/morphology/morphology_filter.hpp"

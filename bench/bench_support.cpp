@@ -1,7 +1,7 @@
 #include "bench_support.hpp"
 
 #include "common/imageio/bmp.hpp"
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 #include "common/imageio/luminance.hpp"
 #include "common/runtime/profiling.hpp"
 

@@ -2,7 +2,7 @@
 
 #include "jpeg_decoding.hpp"
 
-#include "common/app/run_floor.hpp"
+#include "samples/app/run_floor.hpp"
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/runtime/errors.hpp"
@@ -160,7 +160,7 @@ void time_file_job(benchmark::State& state, const OpenClContext* cl, const Devic
         const auto start_stop = command_on_device("opencl_start_stop", selection);
         job(run.input, run.output);  // warm-up: the driver's and PoCL's caches, the page cache
         Samples job_seconds, floor, read, write, link, driver;
-        // Every iteration: the floor (common/app/run_floor.hpp), then beside it what the driver costs any
+        // Every iteration: the floor (samples/app/run_floor.hpp), then beside it what the driver costs any
         // OpenCL process here, started and stopped with nothing in between (opencl_start_stop),
         // then the job.
         for (auto _ : state) {
@@ -200,7 +200,7 @@ void register_file_job(const std::string& name, const OpenClContext& cl,
 }
 
 // A folder of kBatchPhotos photos of the size (random pixels, a different image each), filtered by
-// sobel in one process (common/app/batch.hpp), PNG results; the same photos one process each
+// sobel in one process (samples/app/batch.hpp), PNG results; the same photos one process each
 // for the comparison, run in the same iterations.
 constexpr int kBatchPhotos = 8;
 

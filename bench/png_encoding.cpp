@@ -1,6 +1,6 @@
 #include "png_encoding.hpp"
 
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/png.hpp"
 

@@ -4,7 +4,7 @@
 // as a process of its own, in the same rounds as the samples, to show how much of a sample's
 // whole run is the driver's start and stop (on the H100 machine about 310 ms, more than reading
 // and writing a 16384x16384 image) rather than the sample's own work.
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 #include "common/runtime/device.hpp"
 
 #include <iostream>

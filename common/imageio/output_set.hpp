@@ -40,7 +40,7 @@ public:
     void commit();
 
     // The reservation for `path` in a live set, if any (AtomicFile's hook). A batch has one set
-    // per photo in flight (common/app/batch.hpp), alive side by side on their threads.
+    // per photo in flight (samples/app/batch.hpp), alive side by side on their threads.
     static ReservedOutput* reserved_for(const std::filesystem::path& path);
 
 private:

@@ -66,7 +66,7 @@ OpenClContext make_context(const DeviceSelection& selection);
 // what takes long (a discrete GPU's driver starts up), so a sample can decide things between.
 OpenClContext make_context(const cl::Device& device);
 
-// A batch of photos (common/app/batch.hpp) starts the device once: after this call, make_context
+// A batch of photos (samples/app/batch.hpp) starts the device once: after this call, make_context
 // on a device it has already been given hands out the same context, with a new queue of its own
 // (so photos in flight each enqueue in order, side by side), and build_program hands out the
 // programs already built in that context. Once per process; a single run never calls it.

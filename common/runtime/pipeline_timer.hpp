@@ -55,7 +55,7 @@ private:
     std::chrono::steady_clock::time_point origin_ = std::chrono::steady_clock::now();
 };
 
-// A batch of photos (common/app/batch.hpp) sums its photos' steps: while a thread has an
+// A batch of photos (samples/app/batch.hpp) sums its photos' steps: while a thread has an
 // observer, every step a PipelineTimer records on that thread is also handed to it. Empty: none.
 using StepObserver = std::function<void(const PipelineTimer::Step&)>;
 void observe_steps_on_this_thread(StepObserver observer);

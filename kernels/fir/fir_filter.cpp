@@ -511,7 +511,7 @@ void FirFilter::upload(const Image& luminance)
     // Converted to float here, not on the device: the kernel then is the tutorial's float
     // technique and nothing else, and its float input is what a chain of float filters passes
     // between stages. The price is four bytes uploaded per pixel instead of one (the sample
-    // instead uploads the file's bytes and converts on the device: common/app/device_io.hpp).
+    // instead uploads the file's bytes and converts on the device: samples/app/device_io.hpp).
     // The floats are written straight into the memory the transfer moves (the mapped buffer, or
     // one pinned chunk at a time), so the host never holds a float copy of the whole image.
     const std::size_t row_pitch = row_pitch_bytes_;

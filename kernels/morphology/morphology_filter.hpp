@@ -40,7 +40,7 @@ public:
     // copy: the image need not outlive the call.
     PipelineStep upload(const Image& luminance);
     // Or: allocate only, and fill luminance_buffer() (rows of width bytes) another way, e.g.
-    // straight from the file (common/app/device_io.hpp); output_buffer() is then written out the same
+    // straight from the file (samples/app/device_io.hpp); output_buffer() is then written out the same
     // way. download_luminance() brings the luminance back, for --verify and --save-raw.
     void allocate(std::size_t width, std::size_t height);
     // One row's cost to the largest buffer (bytes: the luminance and the unpacked output, or

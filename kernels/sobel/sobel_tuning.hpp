@@ -53,7 +53,7 @@ using TuningResult = Tuned<SobelChoice>;
 TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::size_t width,
                                  std::size_t height, Tuning tuning = Tuning::use_cache);
 
-// For sobel -n's verdict (common/app/verdict.hpp): every variant the sample offers that runs
+// For sobel -n's verdict (samples/app/verdict.hpp): every variant the sample offers that runs
 // here, timed over `iterations` rounds after a warm-up, the variants taking turns, each on a
 // copy of the luminance `source` holds on the device, in work-groups of `shape` where the
 // variant takes it, else 32x8. The image variant's time includes its copy

@@ -3,12 +3,12 @@
 // buffer, a tile in local memory or an image (--variant); weights that are a column times a row
 // run as two 1-D passes. Any weights of the size run on the one built program; the kernels are
 // in kernels/fir/.
-#include "common/app/cli.hpp"
-#include "common/app/device_io.hpp"
-#include "common/app/fir_options.hpp"
-#include "common/app/report.hpp"
-#include "common/app/run_floor.hpp"
-#include "common/app/sample_io.hpp"
+#include "samples/app/cli.hpp"
+#include "samples/app/device_io.hpp"
+#include "samples/app/fir_options.hpp"
+#include "samples/app/report.hpp"
+#include "samples/app/run_floor.hpp"
+#include "samples/app/sample_io.hpp"
 #include "kernels/fir/fir_filter.hpp"
 #include "kernels/fir/fir_outputs.hpp"
 #include "common/runtime/pipeline_timer.hpp"
@@ -155,7 +155,7 @@ int main(int argc, char** argv)
         log << "Wrote " << options.output.string() << "\n";
 
         // 8. With --floor: what any program must move for this job, measured now on this
-        //    machine, against which the steps above are read (common/app/run_floor.hpp).
+        //    machine, against which the steps above are read (samples/app/run_floor.hpp).
         if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

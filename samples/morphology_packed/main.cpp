@@ -5,17 +5,17 @@
 // rectangle, cross or ellipse of any odd size up to 63x63 (each row a run built by doubling
 // shifts), unpacked for display, and every step is timed from its event, as the blog's table does.
 // The kernels are in morphology_packed.cl.
-#include "common/app/cli.hpp"
-#include "common/app/device_io.hpp"
-#include "common/app/element_option.hpp"
-#include "common/app/report.hpp"
-#include "common/app/run_floor.hpp"
-#include "common/app/roi_option.hpp"
+#include "samples/app/cli.hpp"
+#include "samples/app/device_io.hpp"
+#include "samples/app/element_option.hpp"
+#include "samples/app/report.hpp"
+#include "samples/app/run_floor.hpp"
+#include "samples/app/roi_option.hpp"
 #include "kernels/morphology/morphology_filter.hpp"
 #include "kernels/morphology/morphology_outputs.hpp"
 #include "kernels/morphology/morphology_tuning.hpp"
-#include "common/app/sample_io.hpp"
-#include "common/app/tuning_options.hpp"
+#include "samples/app/sample_io.hpp"
+#include "samples/app/tuning_options.hpp"
 
 #include <iomanip>
 #include <iostream>
@@ -187,7 +187,7 @@ int main(int argc, char** argv)
             << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";
 
         // 7. With --floor: what any program must move for this job, measured now on this
-        //    machine, against which the steps above are read (common/app/run_floor.hpp).
+        //    machine, against which the steps above are read (samples/app/run_floor.hpp).
         if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

@@ -5,13 +5,13 @@
 // rows go to the device as stored, the luminance, the gradients, the magnitude and the output
 // file's rows are all computed there, and output.bmp is written from what comes back.
 // The kernels are in sobel.cl; the naive one-pixel-per-work-item version is ../sobel_no_vectors.
-#include "common/app/cli.hpp"
-#include "common/app/device_io.hpp"
-#include "common/app/report.hpp"
-#include "common/app/run_floor.hpp"
-#include "common/app/sample_io.hpp"
-#include "common/app/tuning_options.hpp"
-#include "common/app/verdict.hpp"
+#include "samples/app/cli.hpp"
+#include "samples/app/device_io.hpp"
+#include "samples/app/report.hpp"
+#include "samples/app/run_floor.hpp"
+#include "samples/app/sample_io.hpp"
+#include "samples/app/tuning_options.hpp"
+#include "samples/app/verdict.hpp"
 #include "common/imageio/image_file.hpp"
 #include "kernels/sobel/sobel_filter.hpp"
 #include "kernels/sobel/sobel_outputs.hpp"
@@ -202,7 +202,7 @@ int main(int argc, char** argv)
         log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
 
         // 9. With --floor: what any program must move for this job, measured now on this
-        //    machine, against which the steps above are read (common/app/run_floor.hpp).
+        //    machine, against which the steps above are read (samples/app/run_floor.hpp).
         if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

@@ -1,13 +1,13 @@
 // Sobel edge detection, naive: one work-item per output pixel and nine scalar byte loads.
 // Compare its timings with ../sobel (16 outputs per work-item with vector loads): the gap is what
 // vectorisation buys on your device. The kernel is in sobel_no_vectors.cl.
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 #include "kernels/sobel/sobel_filter.hpp"
 #include "kernels/sobel/sobel_outputs.hpp"
 #include "common/runtime/pipeline_timer.hpp"
-#include "common/app/sample_io.hpp"
-#include "common/app/report.hpp"
-#include "common/app/run_floor.hpp"
+#include "samples/app/sample_io.hpp"
+#include "samples/app/report.hpp"
+#include "samples/app/run_floor.hpp"
 #include "common/imageio/image_file.hpp"
 
 #include <iostream>
@@ -71,7 +71,7 @@ int main(int argc, char** argv)
         log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
 
         // 6. With --floor: what any program must move for this job, measured now on this
-        //    machine, against which the steps above are read (common/app/run_floor.hpp).
+        //    machine, against which the steps above are read (samples/app/run_floor.hpp).
         if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
     });
 }

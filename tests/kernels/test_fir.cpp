@@ -1,7 +1,7 @@
 // The fir_float kernel against the double-precision C++ reference on awkward sizes, every border,
 // the tutorial's and random weights; known answers; the outputs module; and the parsing of
 // --coefficients.
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 #include "kernels/fir/fir_coefficients.hpp"
 #include "kernels/fir/fir_filter.hpp"
 #include "kernels/fir/fir_outputs.hpp"

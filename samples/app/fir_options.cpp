@@ -1,7 +1,7 @@
-#include "common/app/fir_options.hpp"
+#include "samples/app/fir_options.hpp"
 
-#include "common/app/cli.hpp"
-#include "common/app/verdict.hpp"
+#include "samples/app/cli.hpp"
+#include "samples/app/verdict.hpp"
 #include "common/runtime/errors.hpp"
 #include "kernels/fir/fir_separable.hpp"
 

@@ -1,6 +1,6 @@
-#include "common/app/tuning_options.hpp"
+#include "samples/app/tuning_options.hpp"
 
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 #include "common/runtime/errors.hpp"
 
 namespace sdk {

@@ -1,6 +1,6 @@
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 
-#include "common/app/batch.hpp"
+#include "samples/app/batch.hpp"
 
 #include "common/imageio/bmp.hpp"
 #include "common/runtime/errors.hpp"

@@ -1,6 +1,6 @@
 // --shape with --size WxH: the structuring element a command line names, and the sizes refused
 // as usage errors.
-#include "common/app/element_option.hpp"
+#include "samples/app/element_option.hpp"
 
 #include "common/runtime/errors.hpp"
 

@@ -1,4 +1,4 @@
-#include "common/app/run_floor.hpp"
+#include "samples/app/run_floor.hpp"
 
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/input_file.hpp"

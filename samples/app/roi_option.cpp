@@ -1,4 +1,4 @@
-#include "common/app/roi_option.hpp"
+#include "samples/app/roi_option.hpp"
 
 #include "common/runtime/errors.hpp"
 

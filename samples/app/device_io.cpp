@@ -1,4 +1,4 @@
-#include "common/app/device_io.hpp"
+#include "samples/app/device_io.hpp"
 
 #include "common/imageio/file_io.hpp"
 #include "common/runtime/errors.hpp"

@@ -1,4 +1,4 @@
-#include "common/app/verdict.hpp"
+#include "samples/app/verdict.hpp"
 
 #include <algorithm>
 #include <cmath>

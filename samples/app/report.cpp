@@ -1,4 +1,4 @@
-#include "common/app/report.hpp"
+#include "samples/app/report.hpp"
 
 #include <iomanip>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "common/app/decoding_ahead.hpp"
+#include "samples/app/decoding_ahead.hpp"
 
 #include "common/imageio/image_file.hpp"
 

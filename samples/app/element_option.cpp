@@ -1,4 +1,4 @@
-#include "common/app/element_option.hpp"
+#include "samples/app/element_option.hpp"
 
 #include "common/runtime/errors.hpp"
 #include "kernels/morphology/structuring_element.hpp"

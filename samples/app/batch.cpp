@@ -1,4 +1,4 @@
-#include "common/app/batch.hpp"
+#include "samples/app/batch.hpp"
 
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/image_file.hpp"

@@ -1,6 +1,6 @@
 // Option parsing shared by the samples, and device selection on whatever platform is installed.
 #include "common/runtime/errors.hpp"
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 #include "common/runtime/device.hpp"
 
 #include <gtest/gtest.h>

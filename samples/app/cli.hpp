@@ -21,7 +21,7 @@ namespace sdk {
 struct CommonOptions {
     DeviceSelection device;
     bool list_devices = false;
-    // -i: one image, or several and folders of them: a batch (common/app/batch.hpp).
+    // -i: one image, or several and folders of them: a batch (samples/app/batch.hpp).
     std::vector<std::filesystem::path> inputs;         // default: bundled assets/input.bmp
     std::filesystem::path input;                       // the image this run (or photo) reads
     std::filesystem::path output = "output.bmp";       // a batch: the folder of its results
@@ -87,7 +87,7 @@ std::pair<std::size_t, std::size_t> parse_work_group(const std::string& text);
 using SampleBody = std::function<void(const CommonOptions&)>;
 
 // Parses the command line, handles --help and --list-devices, then runs the sample's body: once,
-// or with several inputs or a folder once per photo (run_batch, common/app/batch.hpp).
+// or with several inputs or a folder once per photo (run_batch, samples/app/batch.hpp).
 // Every failure becomes one line on stderr, "<sample>: <what and why>", and an exit status:
 // 0 success, 2 usage error, 1 anything else. A kernel build failure also prints the build log.
 int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,

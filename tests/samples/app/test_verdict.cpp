@@ -1,5 +1,5 @@
 // The verdict line: names and medians in, one sentence out, fastest first.
-#include "common/app/verdict.hpp"
+#include "samples/app/verdict.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "common/app/decoding_ahead.hpp"
+#include "samples/app/decoding_ahead.hpp"
 #include "kernels/convert/row_conversions.hpp"
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/file_io.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-#include "common/app/tuning_options.hpp"
+#include "samples/app/tuning_options.hpp"
 #include "kernels/fir/fir_tuning.hpp"
 
 #include <CLI/CLI.hpp>
@@ -31,7 +31,7 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
 
 // -n: the K*K variants timed on `fir`'s image (in --work-group's shape, else 32x8), and where
 // `fir` runs separable weights its two passes too, then the one-line verdict
-// (common/app/verdict.hpp).
+// (samples/app/verdict.hpp).
 void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border border,
                         const FirCoefficients& coefficients, FirFilter& fir,
                         unsigned iterations, const FirOptions& options);

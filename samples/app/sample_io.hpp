@@ -1,5 +1,5 @@
 #pragma once
-#include "common/app/cli.hpp"
+#include "samples/app/cli.hpp"
 #include "common/imageio/image.hpp"
 #include "common/imageio/output_set.hpp"
 #include "common/runtime/pipeline_timer.hpp"

@@ -1,4 +1,4 @@
-#include "common/app/sample_io.hpp"
+#include "samples/app/sample_io.hpp"
 
 #include "common/imageio/image_file.hpp"
 #include "common/imageio/file_io.hpp"

@@ -1,5 +1,5 @@
 // --roi X,Y,W,H: parsed strictly, and checked against the image before any work.
-#include "common/app/roi_option.hpp"
+#include "samples/app/roi_option.hpp"
 
 #include "common/runtime/errors.hpp"
 
