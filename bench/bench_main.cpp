@@ -573,7 +573,8 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         register_kernel(suite, "sobel", "auto", size, sobel_needs,
                         [size](const OpenClContext& context, const Image& image) {
                             const SobelChoice choice = choose_sobel_kernel(
-                                context, Border::replicate, size.width, size.height).choice;
+                                context, Border::replicate, size.width, size.height,
+                                Tuning::finish).choice;
                             std::cerr << "kernel/sobel/auto/" << size_name(size) << ": "
                                       << describe(choice) << '\n';
                             auto kernel = std::make_shared<SobelKernel>(context, choice, image);
@@ -591,7 +592,8 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                                               images_from_buffers(suite.cl, pitch_for(size.width))](
                                   const OpenClContext& context, const Image& image) {
             return variant_contest<SobelChoice>(
-                choose_sobel_kernel(context, Border::replicate, size.width, size.height).choice,
+                choose_sobel_kernel(context, Border::replicate, size.width, size.height,
+                                    Tuning::finish).choice,
                 sobel_candidates(true, images),
                 [&](SobelVariant variant) {
                     return std::make_shared<SobelKernel>(context, variant, image);
@@ -602,7 +604,8 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                               [size](const OpenClContext& context, const Image& image) {
             // The image kernel only where auto's tuner lets it compete: not here (PoCL).
             return variant_contest<FirChoice>(
-                choose_fir_kernel(context, Border::replicate, 3, size.width, size.height).choice,
+                choose_fir_kernel(context, Border::replicate, 3, size.width, size.height,
+                                  Tuning::finish).choice,
                 fir_candidates(false),
                 [&](FirVariant variant) {
                     return std::make_shared<FirKernel>(context, image, variant);
@@ -613,7 +616,7 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
                               [size](const OpenClContext& context, const Image& image) {
             return work_group_contest(
                 choose_morphology_work_group(context, MorphologyShape::diamond, size.width,
-                                             size.height),
+                                             size.height, Tuning::finish),
                 morphology_candidates(),
                 std::make_shared<MorphologyKernel>(context, MorphologyShape::diamond,
                                                    MorphologyOperation::dilate, image));

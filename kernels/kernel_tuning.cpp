@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <cstdlib>
 
 namespace sdk {
 
@@ -19,6 +20,12 @@ std::string milliseconds(double ms)
     char text[32];
     std::snprintf(text, sizeof text, ms < 1 ? "%.3f ms" : "%.2f ms", ms);
     return text;
+}
+
+// "1 candidate", "3 candidates"
+std::string count(std::size_t n, const std::string& noun)
+{
+    return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -176,24 +183,73 @@ void run_confirmation(TuningOutcome& outcome, const std::function<LaunchedRun(st
     outcome.confirmation = contest(outcome.finalists.size(), launch, rules);
 }
 
-std::optional<std::string> cached_value(const std::string& key, Tuning tuning)
+std::function<std::vector<std::vector<WorkGroupShape>>(const std::optional<WorkGroupShape>&)>
+one_stage(std::vector<WorkGroupShape> shapes)
 {
-    if (tuning == Tuning::retune) return std::nullopt;
-    return read_tuning_entry(tuning_cache_path(), key);
+    return [shapes](const std::optional<WorkGroupShape>&) {
+        return std::vector<std::vector<WorkGroupShape>>{shapes};
+    };
 }
 
-std::string describe_measurement(const TuningOutcome& outcome, std::size_t candidates,
-                                 const std::string& runner_up)
+double tuning_budget_ms(std::size_t width, std::size_t height)
+{
+    if (const char* forced = std::getenv("SDK_TUNING_BUDGET_MS"); forced && *forced) {
+        char* end = nullptr;
+        const double ms = std::strtod(forced, &end);
+        if (*end == '\0' && ms >= 0) return ms;
+    }
+    const double megapixels = static_cast<double>(width) * static_cast<double>(height) / 1e6;
+    return std::min(250.0 + 30.0 * megapixels, 5000.0);
+}
+
+namespace {
+const std::string kProgress = "\tmeasured ";
+}
+
+CachedTuning split_cached_tuning(const std::string& value)
+{
+    const std::size_t at = value.rfind(kProgress);
+    if (at == std::string::npos) return {value, std::nullopt};
+    // "measured K of N": K counts the candidates done; N is said for the reader.
+    const std::string progress = value.substr(at + kProgress.size());
+    std::size_t measured = 0, total = 0;
+    char tail = 0;
+    if (std::sscanf(progress.c_str(), "%zu of %zu%c", &measured, &total, &tail) != 2 || measured >= total)
+        return {value, std::nullopt};  // not ours: the recipe's parse refuses it
+    return {value.substr(0, at), measured};
+}
+
+std::string join_cached_tuning(const std::string& choice, std::size_t measured, std::size_t total)
+{
+    return choice + kProgress + std::to_string(measured) + " of " + std::to_string(total);
+}
+
+std::string describe_tuning_start(const SizeClass& size_class, std::size_t left, std::size_t total,
+                                  double budget_ms)
+{
+    std::string text = "Tuning for " + describe(size_class) + ": ";
+    if (std::isinf(budget_ms))
+        return text + "measuring all " + std::to_string(left) + " candidates left of " +
+               std::to_string(total) + " (each is built, then timed)";
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f s", budget_ms / 1000);
+    return text + "measuring for about " + seconds + ", " + std::to_string(left) + " of " +
+           std::to_string(total) + " candidates left (later runs measure the rest)";
+}
+
+std::string describe_measurement(const TuningOutcome& outcome, const std::string& runner_up)
 {
     const ContestResult& contest = outcome.contest;
     if (contest.median_ms.empty()) return "Tuning: the choice came from the cache";
     std::string text = "Tuned for " + describe(outcome.size_class) + " on a " +
                        std::to_string(outcome.measured_size.width) + "x" +
                        std::to_string(outcome.measured_size.height) + " image: " +
-                       std::to_string(candidates) + " candidates, " +
-                       std::to_string(outcome.rounds) + " rounds each, in " +
-                       std::to_string(static_cast<int>(outcome.seconds * 1000)) + " ms; ";
-    text += "the winner " + milliseconds(contest.median_ms[contest.winner]);
+                       count(outcome.measured_now, "candidate") + " measured in " +
+                       std::to_string(static_cast<int>(outcome.seconds * 1000)) + " ms, " +
+                       std::to_string(outcome.measured) + " of " + std::to_string(outcome.total) +
+                       (outcome.finished() ? " (tuning finished)" : " so far") + "; ";
+    text += "against the best so far, " + std::to_string(outcome.rounds) +
+            " rounds each: the winner " + milliseconds(contest.median_ms[contest.winner]);
     if (!contest.runner_up) return text + ", the only candidate";
     const std::string other = runner_up + " (" + milliseconds(contest.median_ms[*contest.runner_up]);
     char percent[32];

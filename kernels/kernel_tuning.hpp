@@ -3,13 +3,17 @@
 #include "common/imageio/image.hpp"
 #include "common/runtime/choose_fastest.hpp"
 #include "common/runtime/device.hpp"
+#include "common/runtime/errors.hpp"
 #include "common/runtime/opencl.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <limits>
+#include <stdexcept>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,9 +27,17 @@ namespace sdk {
 // only its candidates, its cache key and how to launch one candidate.
 
 enum class Tuning {
-    use_cache,  // the cached choice for the size class when there is one, else measure
-    retune,     // measure, and replace the cached choice
+    // The cached choice when its tuning has finished; else measure the candidates not measured
+    // yet, as many as the time budget allows (tuning_budget), and keep the best so far: a first
+    // run costs about what a run costs, later runs measure the rest.
+    use_cache,
+    finish,  // the cached choice when finished; else measure every candidate left, now
+    retune,  // measure every candidate again, now, and replace the cached choice
 };
+
+// Called once before a tuning measures anything, with one line saying what and about how long
+// (the samples print it first, so that a slow first run says why).
+using TuningAnnouncer = std::function<void(const std::string&)>;
 
 // The largest work-group a cached shape may ask for: no device we know runs more than 4096
 // work-items per group (PoCL's limit on the development VM is 4096, GPUs' 1024).
@@ -70,7 +82,15 @@ struct TuningOutcome {
     bool from_cache = false;
     // When measured now:
     ImageSize measured_size;  // the image measured on (tuning_size)
-    ContestResult contest;    // the candidates' medians, the winner and the runner-up
+    // How far the tuning has got: candidates measured, in this run and earlier ones, of all
+    // there are; and how many this run measured.
+    std::size_t measured = 0;
+    std::size_t total = 0;
+    std::size_t measured_now = 0;
+    bool finished() const { return measured >= total; }
+    // The last contest: the best so far against the candidates this run measured last (a run
+    // that crosses from one stage to the next holds a contest per stage).
+    ContestResult contest;  // the candidates' medians, the winner and the runner-up
     unsigned rounds = 0;
     // In the largest class, whose images are larger than the one measured: the finalists
     // (indices into the candidates) measured again on the image's own size, and that contest,
@@ -85,7 +105,7 @@ struct TuningOutcome {
 template <typename Choice>
 struct Tuned : TuningOutcome {
     Choice choice;
-    std::vector<Choice> candidates;  // as they ran (a device may shrink a shape)
+    std::vector<Choice> candidates;  // the last contest's, as they ran (a device may shrink a shape)
 };
 
 // What one launch of a contestant enqueued: its first and last kernels, so that a run of two
@@ -104,12 +124,12 @@ struct LaunchedRun {
 // A run's device time: from its first kernel's start to its last kernel's end.
 double run_span_ms(const LaunchedRun& run);
 
-// A filter's part of a measurement, given the image to measure on: its candidates, simplest
-// first (a tie goes to the earliest), and how to launch one once (it may write into the
-// candidate what really ran).
+// A filter's part of a measurement, given the image to measure on: how to launch a candidate
+// once. It may write into the candidate what really ran, builds what the candidate needs on its
+// first launch (so that only what is measured is built), and throws UsageError for a candidate
+// that cannot run here (too many work-items, too large a tile for local memory).
 template <typename Choice>
 struct Contestants {
-    std::vector<Choice> candidates;
     std::function<LaunchedRun(Choice&)> launch;
 };
 
@@ -131,11 +151,36 @@ struct TuningRecipe {
     std::string key;  // the cache line's: filter, what else matters, size class, device
     std::function<std::optional<Choice>(const std::string&)> parse;  // a cached value
     std::function<std::string(const Choice&)> format;
+    // The candidates in stages, each simplest first (a tie goes to the earlier). A stage may
+    // depend on the best of the stages before it: Sobel measures its variants in the default
+    // shape, then the fastest variant in the other shapes, 9 candidates where every variant in
+    // every shape would be 24. `best` is empty before anything is measured.
+    std::function<std::vector<std::vector<Choice>>(const std::optional<Choice>& best)> stages;
     // The filter's buffers for an image of this size, its input filled with fill_random.
     std::function<Contestants<Choice>(ImageSize)> prepare;
     // Which family a candidate is of (Sobel: its variant), for the finalists; unset: one family.
     std::function<int(const Choice&)> family;
+    TuningAnnouncer announce;  // optional
 };
+
+// The stages of a tuner whose only choice is a work-group shape: one stage, `shapes`.
+std::function<std::vector<std::vector<WorkGroupShape>>(const std::optional<WorkGroupShape>&)>
+one_stage(std::vector<WorkGroupShape> shapes);
+
+// How long a use_cache tuning may measure in one run: a quarter of a second, and 30 ms more per
+// million pixels of the image (a larger image's run costs more, so its tuning may too), at most
+// 5 s. What a candidate costs is mostly its build and first launch, not its runs.
+// SDK_TUNING_BUDGET_MS overrides it (tests).
+double tuning_budget_ms(std::size_t width, std::size_t height);
+
+// A cached value: the choice, and while tuning has not finished, how far it got
+// ("CHOICE<TAB>measured K of N"). The choice's own text may hold tabs.
+struct CachedTuning {
+    std::string choice;
+    std::optional<std::size_t> measured;  // empty: finished
+};
+CachedTuning split_cached_tuning(const std::string& value);
+std::string join_cached_tuning(const std::string& choice, std::size_t measured, std::size_t total);
 
 // The recipe of a tuner whose only choice is a work-group shape, the cache holding "WxH"; the
 // tuner adds `prepare`.
@@ -157,71 +202,138 @@ std::vector<std::size_t> finalists_of(const ContestResult& contest, const std::v
 // its own figure), a tie within 5% to the earliest. Fills `outcome`'s confirmation.
 void run_confirmation(TuningOutcome& outcome, const std::function<LaunchedRun(std::size_t)>& launch);
 
-// The cached value under `key` unless retuning.
-std::optional<std::string> cached_value(const std::string& key, Tuning tuning);
+// The line a tuning announces before it measures: what, and about how long.
+std::string describe_tuning_start(const SizeClass& size_class, std::size_t left, std::size_t total,
+                                  double budget_ms);
 
-// The choice for a `width` x `height` image, the same for its whole size class: from the cache,
-// or measured (on tuning_size's image) and then cached.
+// The choice for a `width` x `height` image, the same for its whole size class: from the cache
+// when its tuning has finished, else measured (on tuning_size's image) as `tuning` says and
+// cached, with how far the tuning got.
 template <typename Choice>
 Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Choice>& recipe,
                    Tuning tuning)
 {
     Tuned<Choice> result;
     result.size_class = size_class_of(width, height);
-    if (const auto value = cached_value(recipe.key, tuning)) {
-        if (const auto cached = recipe.parse(*value)) {
-            result.choice = *cached;
-            result.from_cache = true;
-            return result;
+    std::optional<Choice> best;
+    std::size_t measured = 0;
+    if (tuning != Tuning::retune) {
+        if (const auto value = read_tuning_entry(tuning_cache_path(), recipe.key)) {
+            const CachedTuning cached = split_cached_tuning(*value);
+            if (const auto choice = recipe.parse(cached.choice)) {
+                if (!cached.measured) {
+                    result.choice = *choice;
+                    result.from_cache = true;
+                    return result;
+                }
+                best = choice;
+                measured = *cached.measured;
+            }
         }
     }
+    const auto same = [&](const Choice& a, const Choice& b) { return recipe.format(a) == recipe.format(b); };
+    // The candidates in one list, and where each stage ends.
+    std::vector<Choice> candidates;
+    std::vector<std::size_t> stage_ends;
+    const auto plan = [&] {
+        candidates.clear();
+        stage_ends.clear();
+        for (const auto& stage : recipe.stages(best)) {
+            candidates.insert(candidates.end(), stage.begin(), stage.end());
+            stage_ends.push_back(candidates.size());
+        }
+    };
+    plan();
+    if (measured > candidates.size()) measured = 0;  // a cache line from another list: start over
+
+    const double budget_ms = tuning == Tuning::use_cache ? tuning_budget_ms(width, height)
+                                                         : std::numeric_limits<double>::infinity();
+    if (recipe.announce)
+        recipe.announce(describe_tuning_start(result.size_class, candidates.size() - measured,
+                                              candidates.size(), budget_ms));
     const auto start = std::chrono::steady_clock::now();
+    const auto elapsed_ms = [&] {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    };
     result.measured_size = tuning_size(width, height);
     {
         Contestants<Choice> contestants = recipe.prepare(result.measured_size);
-        result.candidates = std::move(contestants.candidates);
-        run_contest(result, result.candidates.size(),
-                    [&](std::size_t i) { return contestants.launch(result.candidates[i]); });
+        // A candidate's first launch builds it and warms it up; one that cannot run here is
+        // no entrant.
+        std::vector<Choice> entrants;
+        const auto enter = [&](Choice candidate) {
+            try {
+                contestants.launch(candidate).last.wait();
+                entrants.push_back(candidate);
+            } catch (const UsageError&) {
+            }
+        };
+        while (measured < candidates.size()) {
+            // One contest per stage: the best so far (which keeps a tie), then the stage's
+            // candidates not measured yet, as many as the budget allows, at least one.
+            entrants.clear();
+            if (best) enter(*best);
+            const std::size_t stage_end =
+                *std::upper_bound(stage_ends.begin(), stage_ends.end(), measured);
+            while (measured < stage_end) {
+                const Choice candidate = candidates[measured++];
+                if (best && same(candidate, *best)) continue;
+                const double before_ms = elapsed_ms();
+                enter(candidate);
+                ++result.measured_now;
+                // Stop where one more candidate like this one would overrun the budget.
+                if (elapsed_ms() + (elapsed_ms() - before_ms) > budget_ms) break;
+            }
+            if (!entrants.empty()) {
+                run_contest(result, entrants.size(),
+                            [&](std::size_t i) { return contestants.launch(entrants[i]); });
+                best = entrants[result.contest.winner];
+                result.candidates = entrants;
+            }
+            plan();  // the next stage may depend on the best
+            if (elapsed_ms() >= budget_ms) break;
+        }
     }  // its buffers released before the full size's are made
-    std::size_t winner = result.contest.winner;
+    if (!best) throw std::runtime_error("tuning: no candidate kernel can run on this device");
+    result.measured = measured;
+    result.total = candidates.size();
+
     const auto pixels = [](std::size_t w, std::size_t h) { return std::uint64_t{w} * h; };
     if (pixels(width, height) > pixels(result.measured_size.width, result.measured_size.height) &&
         result.candidates.size() > 1) {
         // The largest class is measured on a smaller image to keep tuning short, but a CPU
-        // ranks the kernels differently when the whole image streams from memory (PoCL,
-        // 16384x16384: 16x1 30% faster than the 5792x4345 image's winner): the finalists run
-        // again on the image's own size, and that decides.
+        // ranks the kernels differently when the whole image streams from memory: the
+        // finalists run again on the image's own size, and that decides.
         std::vector<int> families;
         for (const Choice& candidate : result.candidates)
             families.push_back(recipe.family ? recipe.family(candidate) : 0);
         result.finalists = finalists_of(result.contest, families);
         try {
             Contestants<Choice> full = recipe.prepare({width, height});
-            if (full.candidates.size() == result.candidates.size()) {
-                run_confirmation(result, [&](std::size_t i) {
-                    return full.launch(full.candidates[result.finalists[i]]);
-                });
-                result.confirmed_size = ImageSize{width, height};
-                winner = result.finalists[result.confirmation.winner];
-            }
+            std::vector<Choice> finalists;
+            for (const std::size_t i : result.finalists) finalists.push_back(result.candidates[i]);
+            run_confirmation(result, [&](std::size_t i) { return full.launch(finalists[i]); });
+            result.confirmed_size = ImageSize{width, height};
+            best = finalists[result.confirmation.winner];
         } catch (const std::exception&) {
             // A device with room for one image of this size but not for every variant's
             // buffers at once (a board, a band planned to fit): the smaller image's winner.
             result.confirmation = {};
         }
     }
-    result.choice = result.candidates[winner];
-    result.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    result.cached = write_tuning_entry(tuning_cache_path(), recipe.key, recipe.format(result.choice));
+    result.choice = *best;
+    result.seconds = elapsed_ms() / 1000;
+    const std::string value = recipe.format(result.choice);
+    result.cached = write_tuning_entry(
+        tuning_cache_path(), recipe.key,
+        result.finished() ? value : join_cached_tuning(value, result.measured, result.total));
     return result;
 }
 
 // What was measured, for the sample's log: the size class, image, candidates and rounds, the
 // time it took, and the winner's margin over the runner-up. One line. (For a choice from the
 // cache, only that it came from there.)
-std::string describe_measurement(const TuningOutcome& outcome, std::size_t candidates,
-                                 const std::string& runner_up);
+std::string describe_measurement(const TuningOutcome& outcome, const std::string& runner_up);
 // "; then N finalists on the WxH image itself, 3 rounds: WINNER X ms, P% ahead of ..."
 std::string describe_confirmation(const TuningOutcome& outcome, const std::string& winner,
                                   const std::string& runner_up);
@@ -229,8 +341,8 @@ template <typename Choice>
 std::string describe_measurement(const Tuned<Choice>& result)
 {
     const auto& runner_up = result.contest.runner_up;
-    std::string text = describe_measurement(result, result.candidates.size(),
-                                            runner_up ? describe(result.candidates[*runner_up]) : "");
+    std::string text =
+        describe_measurement(result, runner_up ? describe(result.candidates[*runner_up]) : "");
     if (result.confirmed_size) {
         const auto& second = result.confirmation.runner_up;
         text += describe_confirmation(

@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIP_OUTPUT_LINE = re.compile(r"^\s*(Device|Tuned|Variant auto|Memory|Image|Wait|Queued|Run)\b")
+SKIP_OUTPUT_LINE = re.compile(r"^\s*(Device|Tuning|Tuned|Variant auto|Memory|Image|Wait|Queued|Run)\b")
 
 
 def blocks(page):

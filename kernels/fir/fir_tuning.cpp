@@ -68,37 +68,51 @@ std::vector<FirChoice> candidates_for(FirWeights weights, bool images)
 }
 
 // One filter per variant, each holding the image, so that the candidates take turns without
-// uploading again.
+// uploading again; a variant's filter (and its programs) is made when one of its candidates is
+// first launched, so that only what is measured is built.
 Contestants<FirChoice> fir_contestants(const OpenClContext& cl, Border border, int size,
                                        ImageSize image, FirWeights weights)
 {
-    Contestants<FirChoice> contestants;
     auto filters = std::make_shared<std::map<FirVariant, std::unique_ptr<FirFilter>>>();
     const FirCoefficients coefficients = weights == FirWeights::separable
                                              ? separable_window_coefficients(size)
                                              : full_window_coefficients(size);
-    for (const auto& candidate : candidates_for(weights, image_competes(cl, image))) {
+    Contestants<FirChoice> contestants;
+    contestants.launch = [&cl, border, coefficients, image, filters](FirChoice& candidate) {
         auto& filter = (*filters)[candidate.variant];
         if (!filter) {
-            filter = std::make_unique<FirFilter>(cl, border, coefficients, MemoryMode::copy,
-                                                 candidate.variant);
-            filter->allocate(image.width, image.height);
-            fill_random(cl, filter->luminance_buffer(), RandomValues::floats);
+            auto made = std::make_unique<FirFilter>(cl, border, coefficients, MemoryMode::copy,
+                                                    candidate.variant);
+            made->allocate(image.width, image.height);
+            fill_random(cl, made->luminance_buffer(), RandomValues::floats);
+            filter = std::move(made);
         }
-        // A shape the kernel cannot run here (too many work-items, or for the local variant
-        // too large a tile for local memory) is no candidate.
-        if (!runnable_shapes({{candidate.group_x, candidate.group_y}},
-                             [&](std::size_t x, std::size_t y) { filter->set_work_group(x, y); })
-                 .empty())
-            contestants.candidates.push_back(candidate);
-    }
-    contestants.launch = [filters](FirChoice& candidate) {
-        FirFilter& filter = *filters->at(candidate.variant);
-        launch_in_shape(filter, candidate);
+        launch_in_shape(*filter, candidate);
         // Two separable passes: both kernels' time.
-        return LaunchedRun(filter.last_run_events().front(), filter.last_run_events().back());
+        return LaunchedRun(filter->last_run_events().front(), filter->last_run_events().back());
     };
     return contestants;
+}
+
+// In two stages, like Sobel's (sobel_tuning.hpp): each variant in its first shape, then the
+// fastest variant in its other shapes.
+std::vector<std::vector<FirChoice>> fir_stages(const std::vector<FirChoice>& every,
+                                               const std::optional<FirChoice>& best)
+{
+    std::vector<FirChoice> variants, shapes;
+    for (const auto& candidate : every)
+        if (variants.empty() || variants.back().variant != candidate.variant)
+            variants.push_back(candidate);
+    const FirVariant fastest = best ? best->variant : variants.front().variant;
+    for (const auto& candidate : every) {
+        const bool first_of_its_variant = std::any_of(
+            variants.begin(), variants.end(), [&](const FirChoice& first) {
+                return first.variant == candidate.variant && first.group_x == candidate.group_x &&
+                       first.group_y == candidate.group_y;
+            });
+        if (candidate.variant == fastest && !first_of_its_variant) shapes.push_back(candidate);
+    }
+    return {variants, shapes};
 }
 
 }  // namespace
@@ -164,7 +178,7 @@ FirCoefficients full_window_coefficients(int size)
 
 FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int size,
                                   std::size_t width, std::size_t height, Tuning tuning,
-                                  FirWeights weights)
+                                  FirWeights weights, const TuningAnnouncer& announce)
 {
     TuningRecipe<FirChoice> recipe;
     const auto variants =
@@ -173,10 +187,13 @@ FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int si
                                 variants, weights);
     recipe.parse = parse_choice;
     recipe.format = format_choice;
+    const auto every = candidates_for(weights, image_competes(cl, {width, height}));
+    recipe.stages = [every](const std::optional<FirChoice>& best) { return fir_stages(every, best); };
     recipe.prepare = [&](ImageSize image) {
         return fir_contestants(cl, border, size, image, weights);
     };
     recipe.family = [](const FirChoice& choice) { return static_cast<int>(choice.variant); };
+    recipe.announce = announce;
     return tune(width, height, recipe, tuning);
 }
 

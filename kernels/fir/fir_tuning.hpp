@@ -53,7 +53,8 @@ using FirTuningResult = Tuned<FirChoice>;
 FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int size,
                                   std::size_t width, std::size_t height,
                                   Tuning tuning = Tuning::use_cache,
-                                  FirWeights weights = FirWeights::full_window);
+                                  FirWeights weights = FirWeights::full_window,
+                                  const TuningAnnouncer& announce = {});
 
 // Weights of `size` that no two 1-D passes can compute (numerators 1 .. K*K, rank 2): what the
 // tuner, the verdict and the bench time the K*K kernels with.

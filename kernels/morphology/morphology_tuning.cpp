@@ -21,7 +21,8 @@ std::string morphology_tuning_key(const std::string& device, const StructuringEl
 MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
                                                     const StructuringElement& element,
                                                     std::size_t width, std::size_t height,
-                                                    Tuning tuning)
+                                                    Tuning tuning,
+                                                    const TuningAnnouncer& announce)
 {
     const SizeClass size_class = size_class_of(width, height);
     auto recipe =
@@ -32,10 +33,6 @@ MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
         fill_random(cl, morphology->luminance_buffer(), RandomValues::bytes);
         morphology->binarise_and_pack(Binarisation{128, false});
         Contestants<WorkGroupShape> contestants;
-        contestants.candidates =
-            runnable_shapes(morphology_candidates(), [&](std::size_t x, std::size_t y) {
-                morphology->set_work_group(x, y);
-            });
         const Roi whole = whole_image(size.width, size.height);
         // Dilations one after another, each reading the last one's result: the kernel's work
         // does not depend on the bits.
@@ -45,6 +42,8 @@ MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
         };
         return contestants;
     };
+    recipe.stages = one_stage(morphology_candidates());
+    recipe.announce = announce;
     return tune(width, height, recipe, tuning);
 }
 

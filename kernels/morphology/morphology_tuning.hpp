@@ -27,6 +27,7 @@ std::string morphology_tuning_key(const std::string& device, const StructuringEl
 MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
                                                     const StructuringElement& element,
                                                     std::size_t width, std::size_t height,
-                                                    Tuning tuning = Tuning::use_cache);
+                                                    Tuning tuning = Tuning::use_cache,
+                                                    const TuningAnnouncer& announce = {});
 
 }  // namespace sdk

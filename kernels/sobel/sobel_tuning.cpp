@@ -59,29 +59,21 @@ std::string format_choice(const SobelChoice& choice)
 }
 
 // One filter per variant, each holding the image, so that the candidates can take turns
-// without uploading again.
-Contestants<SobelChoice> sobel_contestants(const OpenClContext& cl, Border border,
-                                           ImageSize size)
+// without uploading again; a variant's filter (and its program) is made when one of its
+// candidates is first launched, so that only what is measured is built.
+Contestants<SobelChoice> sobel_contestants(const OpenClContext& cl, Border border, ImageSize size)
 {
-    Contestants<SobelChoice> contestants;
     auto filters = std::make_shared<std::map<SobelVariant, std::unique_ptr<SobelFilter>>>();
-    for (const auto& candidate : sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>(),
-                                                  image_competes(cl, size))) {
+    Contestants<SobelChoice> contestants;
+    contestants.launch = [&cl, border, size, filters](SobelChoice& candidate) {
         auto& filter = (*filters)[candidate.variant];
         if (!filter) {
-            filter = std::make_unique<SobelFilter>(cl, candidate.variant, border);
-            filter->allocate(size.width, size.height);
-            fill_random(cl, filter->luminance_buffer(), RandomValues::bytes);
+            auto made = std::make_unique<SobelFilter>(cl, candidate.variant, border);
+            made->allocate(size.width, size.height);
+            fill_random(cl, made->luminance_buffer(), RandomValues::bytes);
+            filter = std::move(made);
         }
-        // A shape the kernel cannot run here (too many work-items, or for the local variant
-        // too large a tile for local memory) is no candidate.
-        if (!runnable_shapes({{candidate.group_x, candidate.group_y}}, [&](std::size_t x, std::size_t y) {
-                 filter->set_work_group(x, y);
-             }).empty())
-            contestants.candidates.push_back(candidate);
-    }
-    contestants.launch = [filters](SobelChoice& candidate) {
-        return launch_in_shape(*filters->at(candidate.variant), candidate);
+        return LaunchedRun(launch_in_shape(*filter, candidate));
     };
     return contestants;
 }
@@ -110,6 +102,20 @@ std::vector<SobelChoice> sobel_candidates(bool little_endian, bool images)
     return candidates;
 }
 
+std::vector<std::vector<SobelChoice>> sobel_stages(bool little_endian, bool images,
+                                                   const std::optional<SobelChoice>& best)
+{
+    const std::vector<SobelChoice> every = sobel_candidates(little_endian, images);
+    std::vector<SobelChoice> variants, shapes;
+    for (const auto& candidate : every)
+        if (candidate.group_x == 32 && candidate.group_y == 8) variants.push_back(candidate);
+    const SobelVariant fastest = best ? best->variant : variants.front().variant;
+    for (const auto& candidate : every)
+        if (candidate.variant == fastest && !(candidate.group_x == 32 && candidate.group_y == 8))
+            shapes.push_back(candidate);
+    return {variants, shapes};
+}
+
 std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class,
                              const std::vector<SobelVariant>& variants)
 {
@@ -133,7 +139,7 @@ bool write_cached_choice(const std::filesystem::path& cache, const std::string& 
 }
 
 TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::size_t width,
-                                 std::size_t height, Tuning tuning)
+                                 std::size_t height, Tuning tuning, const TuningAnnouncer& announce)
 {
     const SizeClass size_class = size_class_of(width, height);
     TuningRecipe<SobelChoice> recipe;
@@ -147,8 +153,14 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
     recipe.key = sobel_tuning_key(device_key(cl.device), border, size_class, variants);
     recipe.parse = parse_choice;
     recipe.format = format_choice;
+    const bool little_endian = cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>();
+    const bool images = image_competes(cl, {width, height});
+    recipe.stages = [little_endian, images](const std::optional<SobelChoice>& best) {
+        return sobel_stages(little_endian, images, best);
+    };
     recipe.prepare = [&](ImageSize size) { return sobel_contestants(cl, border, size); };
     recipe.family = [](const SobelChoice& choice) { return static_cast<int>(choice.variant); };
+    recipe.announce = announce;
     return tune(width, height, recipe, tuning);
 }
 

@@ -33,6 +33,13 @@ std::string describe(const SobelChoice& choice);  // "16x4-packed, work-group 32
 // view of the buffer, so that each run would copy.
 std::vector<SobelChoice> sobel_candidates(bool little_endian, bool images);
 
+// What auto measures, in two stages: every variant of sobel_candidates in the default 32x8
+// groups, then the fastest of them (`best`; before any measurement, the first) in its other
+// shapes. A variant's speed depends on its shape far less than on the variant itself, so the
+// best of every pair is found in 9 candidates rather than 24.
+std::vector<std::vector<SobelChoice>> sobel_stages(bool little_endian, bool images,
+                                                   const std::optional<SobelChoice>& best);
+
 // The cache line's key: the filter, the variants that competed, border mode (edge tiles take a
 // slower path, whose cost depends on the mode), size class and device.
 std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class,
@@ -47,11 +54,13 @@ bool write_cached_choice(const std::filesystem::path& cache, const std::string& 
 
 using TuningResult = Tuned<SobelChoice>;
 
-// The choice for an image of `width` x `height`: from the cache, or measured (every candidate
-// round-robin on a random image of that size (tuning_size), median of 5 rounds,
-// a tie within 5% to the simpler: kernels/kernel_tuning.hpp) and then cached.
+// The choice for an image of `width` x `height`: from the cache, or measured (sobel_stages'
+// candidates round-robin on a random image of that size (tuning_size), median of 5 rounds, a tie
+// within 5% to the simpler, within the time budget `tuning` allows: kernels/kernel_tuning.hpp)
+// and then cached. `announce` hears what is about to be measured.
 TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::size_t width,
-                                 std::size_t height, Tuning tuning = Tuning::use_cache);
+                                 std::size_t height, Tuning tuning = Tuning::use_cache,
+                                 const TuningAnnouncer& announce = {});
 
 // For sobel -n's verdict (samples/app/verdict.hpp): every variant the sample offers that runs
 // here, timed over `iterations` rounds after a warm-up, the variants taking turns, each on a

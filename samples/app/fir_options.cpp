@@ -52,8 +52,8 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
         const FirWeights weights =
             separate(coefficients) ? FirWeights::separable : FirWeights::full_window;
         const FirTuningResult tuned = choose_fir_kernel(
-            cl, border, options.size, width, rows,
-            options.tuning.retune ? Tuning::retune : Tuning::use_cache, weights);
+            cl, border, options.size, width, rows, tuning_mode(options.tuning), weights,
+            announce_to(log));
         choice = tuned.choice;
         log_tuning(log, "Variant auto", tuned);
     } else {

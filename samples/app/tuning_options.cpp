@@ -14,8 +14,19 @@ void add_tuning_options(CLI::App& app, TuningOptions& options, const std::string
     app.add_flag("--retune", options.retune, retune_help);
 }
 
-WorkGroupShape chosen_work_group(const TuningOptions& options, std::ostream& log,
-                                 const std::function<Tuned<WorkGroupShape>(Tuning)>& tune)
+Tuning tuning_mode(const TuningOptions& options)
+{
+    return options.retune ? Tuning::retune : Tuning::use_cache;
+}
+
+TuningAnnouncer announce_to(std::ostream& log)
+{
+    return [&log](const std::string& line) { log << line << std::endl; };
+}
+
+WorkGroupShape chosen_work_group(
+    const TuningOptions& options, std::ostream& log,
+    const std::function<Tuned<WorkGroupShape>(Tuning, const TuningAnnouncer&)>& tune)
 {
     if (!options.work_group.empty()) {
         if (options.retune)
@@ -24,7 +35,7 @@ WorkGroupShape chosen_work_group(const TuningOptions& options, std::ostream& log
         const auto [x, y] = parse_work_group(options.work_group);
         return {x, y};
     }
-    const Tuned<WorkGroupShape> tuned = tune(options.retune ? Tuning::retune : Tuning::use_cache);
+    const Tuned<WorkGroupShape> tuned = tune(tuning_mode(options), announce_to(log));
     log_tuning(log, "Tuned", tuned);
     return tuned.choice;
 }

@@ -19,6 +19,13 @@ struct TuningOptions {
 void add_tuning_options(CLI::App& app, TuningOptions& options, const std::string& work_group_help,
                         const std::string& retune_help);
 
+// What the options ask of a tuning: --retune measures everything again, else the cache's
+// choice, or as much measuring as a run's budget allows (kernels/kernel_tuning.hpp).
+Tuning tuning_mode(const TuningOptions& options);
+
+// Prints the tuning's announcement as the run's first line (flushed: it says why the wait).
+TuningAnnouncer announce_to(std::ostream& log);
+
 // The log lines of a tuning: what was measured, when it was measured now, then
 // "LABEL: CHOICE for SIZE CLASS (where the cache is)".
 template <typename Choice>
@@ -32,7 +39,8 @@ void log_tuning(std::ostream& log, const std::string& label, const Tuned<Choice>
 // For a filter whose tuned choice is a work-group shape: the shape --work-group gives, or the
 // tuned one (`tune` measures or reads the cache; the log says which). --retune with
 // --work-group is a usage error: one asks to measure, the other names the answer.
-WorkGroupShape chosen_work_group(const TuningOptions& options, std::ostream& log,
-                                 const std::function<Tuned<WorkGroupShape>(Tuning)>& tune);
+WorkGroupShape chosen_work_group(
+    const TuningOptions& options, std::ostream& log,
+    const std::function<Tuned<WorkGroupShape>(Tuning, const TuningAnnouncer&)>& tune);
 
 }  // namespace sdk

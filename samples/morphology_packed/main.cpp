@@ -115,9 +115,9 @@ int main(int argc, char** argv)
         if (plan.banded()) log << sdk::describe(plan) << "\n";
         // The work-group shape, tuned for the size of what runs: a band (usually the image).
         const sdk::WorkGroupShape group =
-            sdk::chosen_work_group(tuning, log, [&](sdk::Tuning retune) {
+            sdk::chosen_work_group(tuning, log, [&](sdk::Tuning mode, const sdk::TuningAnnouncer& announce) {
                 return sdk::choose_morphology_work_group(
-                    cl, element, image.width(), plan.bands.front().input_rows(), retune);
+                    cl, element, image.width(), plan.bands.front().input_rows(), mode, announce);
             });
         morphology->set_work_group(group.x, group.y);
         sdk::print_setup(log, cl, size_only,

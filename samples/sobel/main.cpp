@@ -92,7 +92,7 @@ int main(int argc, char** argv)
         if (variant_name == "auto") {
             const sdk::TuningResult tuned = sdk::choose_sobel_kernel(
                 cl, options.border, image.width(), plan.bands.front().input_rows(),
-                tuning.retune ? sdk::Tuning::retune : sdk::Tuning::use_cache);
+                sdk::tuning_mode(tuning), sdk::announce_to(log));
             choice = tuned.choice;
             sdk::log_tuning(log, "Variant auto", tuned);
         } else {

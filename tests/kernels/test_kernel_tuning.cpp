@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <string>
@@ -17,6 +18,41 @@ std::set<std::string> distinct(const std::vector<WorkGroupShape>& shapes)
     std::set<std::string> texts;
     for (const auto& shape : shapes) texts.insert(shape_text(shape));
     return texts;
+}
+
+// A tuning cut short by its budget stores its best so far and how far it got, after a tab; a
+// finished one stores the choice alone (as every cache line before budgets did).
+TEST(TuningProgress, RoundTripsAndRefusesWhatIsNotProgress)
+{
+    const std::string partial = join_cached_tuning("16x4\t32x8", 3, 9);
+    EXPECT_EQ(partial, "16x4\t32x8\tmeasured 3 of 9");
+    const CachedTuning split = split_cached_tuning(partial);
+    EXPECT_EQ(split.choice, "16x4\t32x8");
+    ASSERT_TRUE(split.measured);
+    EXPECT_EQ(*split.measured, 3u);
+    EXPECT_FALSE(split_cached_tuning("16x4\t32x8").measured);
+    EXPECT_EQ(split_cached_tuning("16x4\t32x8").choice, "16x4\t32x8");
+    // Not progress: left whole, for the filter's parse to refuse.
+    for (const char* value : {"32x8\tmeasured 9 of 9", "32x8\tmeasured 10 of 9", "32x8\tmeasured x of 9",
+                              "32x8\tmeasured 1 of 9 more", "32x8\tmeasured -1 of 9"}) {
+        const CachedTuning odd = split_cached_tuning(value);
+        EXPECT_FALSE(odd.measured) << value;
+        EXPECT_EQ(odd.choice, value);
+    }
+}
+
+// A quarter second and 30 ms per million pixels, at most 5 s; SDK_TUNING_BUDGET_MS overrides.
+TEST(TuningBudget, GrowsWithTheImageWithinBounds)
+{
+    ::unsetenv("SDK_TUNING_BUDGET_MS");
+    EXPECT_NEAR(tuning_budget_ms(512, 512), 250 + 30 * 0.262144, 1e-9);
+    EXPECT_GT(tuning_budget_ms(4032, 3024), tuning_budget_ms(512, 512));
+    EXPECT_EQ(tuning_budget_ms(65536, 65536), 5000.0);
+    ::setenv("SDK_TUNING_BUDGET_MS", "0", 1);
+    EXPECT_EQ(tuning_budget_ms(512, 512), 0.0);
+    ::setenv("SDK_TUNING_BUDGET_MS", "banana", 1);
+    EXPECT_NEAR(tuning_budget_ms(512, 512), 250 + 30 * 0.262144, 1e-9);
+    ::unsetenv("SDK_TUNING_BUDGET_MS");
 }
 
 TEST(WorkGroupCandidates, ThePreferredShapeFirstAndNoneTwice)
@@ -81,15 +117,14 @@ TEST(WorkGroupCache, ACorruptOrOversizedEntryIsNotCached)
     const auto recipe = work_group_recipe(key);
     for (const char* value : {"banana", "0x0", "128x128", "32x8 "}) {
         std::ofstream(cache) << key << '\t' << value << '\n';
-        const auto cached = cached_value(key, Tuning::use_cache);
+        const auto cached = read_tuning_entry(tuning_cache_path(), key);
         ASSERT_TRUE(cached);
-        EXPECT_FALSE(recipe.parse(*cached)) << value;
+        EXPECT_FALSE(recipe.parse(split_cached_tuning(*cached).choice)) << value;
     }
     std::ofstream(cache) << key << "\t128x1\n";
-    const auto cached = cached_value(key, Tuning::use_cache);
+    const auto cached = read_tuning_entry(tuning_cache_path(), key);
     ASSERT_TRUE(cached);
-    EXPECT_EQ(shape_text(*recipe.parse(*cached)), "128x1");
-    EXPECT_FALSE(cached_value(key, Tuning::retune));  // --retune reads nothing
+    EXPECT_EQ(shape_text(*recipe.parse(split_cached_tuning(*cached).choice)), "128x1");
     ::unsetenv("SDK_TUNING_CACHE");
     std::filesystem::remove_all(folder);
 }

@@ -51,6 +51,36 @@ TEST(SobelTuningCandidates, SimplestFirst)
     EXPECT_EQ(distinct.size(), candidates.size());
 }
 
+// auto measures in two stages: every variant in 32x8 groups, then the fastest in its other shapes.
+TEST(SobelTuningCandidates, VariantsFirstThenTheFastestOnesShapes)
+{
+    const auto first = sobel_stages(true, true, std::nullopt);
+    ASSERT_EQ(first.size(), 2u);
+    ASSERT_EQ(first[0].size(), 5u);
+    for (const auto& candidate : first[0]) {
+        EXPECT_EQ(candidate.group_x, 32u);
+        EXPECT_EQ(candidate.group_y, 8u);
+    }
+    EXPECT_EQ(first[0][0].variant, SobelVariant::vector_16x1);
+    EXPECT_EQ(first[0][4].variant, SobelVariant::image);
+    EXPECT_EQ(first[1].size(), 5u);  // 16x1, before anything is measured: its 5 other shapes
+    for (const auto& candidate : first[1]) EXPECT_EQ(candidate.variant, SobelVariant::vector_16x1);
+
+    const auto packed = sobel_stages(true, true, SobelChoice{SobelVariant::packed_16x4, 32, 8});
+    EXPECT_EQ(packed[0].size(), 5u);  // the first stage does not depend on the best
+    ASSERT_EQ(packed[1].size(), 5u);
+    std::set<std::string> shapes;
+    for (const auto& candidate : packed[1]) {
+        EXPECT_EQ(candidate.variant, SobelVariant::packed_16x4);
+        EXPECT_FALSE(candidate.group_x == 32 && candidate.group_y == 8);
+        shapes.insert(describe(candidate));
+    }
+    EXPECT_EQ(shapes.size(), 5u);
+    // The image kernel has one other shape (16x16); without images it is in neither stage.
+    EXPECT_EQ(sobel_stages(true, true, SobelChoice{SobelVariant::image, 32, 8})[1].size(), 1u);
+    EXPECT_EQ(sobel_stages(true, false, std::nullopt)[0].size(), 4u);
+}
+
 TEST(SobelTuningCandidates, NoPackedKernelOnABigEndianDevice)
 {
     const auto candidates = sobel_candidates(false, true);
@@ -118,13 +148,16 @@ TEST(SobelTuning, MeasuresPerSizeClassThenAnswersFromTheCache)
     ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
     const OpenClContext& cl = test::test_context();
 
-    const TuningResult measured = choose_sobel_kernel(cl, Border::replicate, 200, 100);
+    const TuningResult measured = choose_sobel_kernel(cl, Border::replicate, 200, 100, Tuning::finish);
     EXPECT_FALSE(measured.from_cache);
+    EXPECT_TRUE(measured.finished());
     EXPECT_TRUE(measured.cached);
     EXPECT_EQ(measured.size_class.log2_pixels, kSmallestSizeClass);
     EXPECT_EQ(measured.measured_size.width, representative_size(measured.size_class).width);  // catch-all
     ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
-    EXPECT_GE(measured.candidates.size(), 12u);
+    // Every variant, then the fastest's other shapes (PoCL: 4 variants, 5 shapes).
+    EXPECT_EQ(measured.measured, measured.total);
+    EXPECT_GE(measured.total, 6u);
     EXPECT_GT(measured.contest.median_ms[measured.contest.winner], 0.0);
     EXPECT_NE(measured.choice.variant, SobelVariant::no_vectors);
     EXPECT_FALSE(describe_measurement(measured).empty());
@@ -137,7 +170,7 @@ TEST(SobelTuning, MeasuresPerSizeClassThenAnswersFromTheCache)
     EXPECT_EQ(cached.choice.group_y, measured.choice.group_y);
 
     // Another border mode is another entry.
-    EXPECT_FALSE(choose_sobel_kernel(cl, Border::reflect101, 256, 256).from_cache);
+    EXPECT_FALSE(choose_sobel_kernel(cl, Border::reflect101, 256, 256, Tuning::finish).from_cache);
     EXPECT_TRUE(choose_sobel_kernel(cl, Border::reflect101, 256, 256).from_cache);
 
     // --retune measures although the class is cached, and replaces the entry.
@@ -160,6 +193,57 @@ TEST(SobelTuning, MeasuresPerSizeClassThenAnswersFromTheCache)
     std::filesystem::remove_all(cache.parent_path().parent_path());
 }
 
+// A first run measures no longer than its budget, at least one candidate, and says so first;
+// each later run measures more, against the best so far, until every candidate is measured;
+// then the cache answers without measuring.
+TEST(SobelTuning, EachRunMeasuresWithinItsBudgetUntilTuningFinishes)
+{
+    const auto cache = fresh_cache("budget");
+    ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
+    ::setenv("SDK_TUNING_BUDGET_MS", "0", 1);  // one candidate a run
+    const OpenClContext& cl = test::test_context();
+    std::vector<std::string> announced;
+    const TuningAnnouncer announce = [&](const std::string& line) { announced.push_back(line); };
+
+    TuningResult run = choose_sobel_kernel(cl, Border::replicate, 64, 64, Tuning::use_cache, announce);
+    ASSERT_EQ(announced.size(), 1u);
+    EXPECT_EQ(announced[0].rfind("Tuning for ", 0), 0u) << announced[0];
+    EXPECT_NE(announced[0].find(" candidates left"), std::string::npos) << announced[0];
+    EXPECT_FALSE(run.from_cache);
+    EXPECT_EQ(run.measured_now, 1u);
+    EXPECT_EQ(run.measured, 1u);
+    EXPECT_EQ(run.total, images_from_buffers(cl, pitch_for(64)) ? 10u : 9u);
+    EXPECT_FALSE(run.finished());
+    EXPECT_TRUE(run.cached);
+    std::vector<SobelVariant> competing{SobelVariant::vector_16x1, SobelVariant::vector_16x4,
+                                        SobelVariant::packed_16x4, SobelVariant::local_tile};
+    if (images_from_buffers(cl, pitch_for(64))) competing.push_back(SobelVariant::image);
+    const auto line = read_tuning_entry(
+        cache, sobel_tuning_key(device_key(cl.device), Border::replicate, run.size_class, competing));
+    ASSERT_TRUE(line);
+    EXPECT_NE(line->find("\tmeasured 1 of " + std::to_string(run.total)), std::string::npos) << *line;
+
+    std::size_t runs = 1;
+    while (!run.finished() && runs < 20) {
+        const std::size_t before = run.measured;
+        run = choose_sobel_kernel(cl, Border::replicate, 64, 64, Tuning::use_cache, announce);
+        ++runs;
+        EXPECT_FALSE(run.from_cache);
+        EXPECT_GT(run.measured, before);  // progress every run
+        EXPECT_EQ(run.candidates.size(), 2u);  // the best so far against one more
+    }
+    EXPECT_TRUE(run.finished());
+    EXPECT_LE(runs, run.total);
+    EXPECT_EQ(announced.size(), runs);
+    const TuningResult cached = choose_sobel_kernel(cl, Border::replicate, 64, 64, Tuning::use_cache, announce);
+    EXPECT_TRUE(cached.from_cache);
+    EXPECT_EQ(describe(cached.choice), describe(run.choice));
+    EXPECT_EQ(announced.size(), runs);  // nothing measured, nothing announced
+    ::unsetenv("SDK_TUNING_BUDGET_MS");
+    ::unsetenv("SDK_TUNING_CACHE");
+    std::filesystem::remove_all(cache.parent_path().parent_path());
+}
+
 // The image kernel competes where the device reads the buffer as an image itself; where each run
 // would copy it into one first (PoCL), the contest's kernel events would not see the copy.
 TEST(SobelTuning, TheImageKernelCompetesOnlyWhereItReadsTheBufferItself)
@@ -167,14 +251,13 @@ TEST(SobelTuning, TheImageKernelCompetesOnlyWhereItReadsTheBufferItself)
     const auto cache = fresh_cache("image-competes");
     ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
     const OpenClContext& cl = test::test_context();
-    const TuningResult measured = choose_sobel_kernel(cl, Border::constant, 64, 64);
-    bool image = false, local = false;
-    for (const auto& candidate : measured.candidates) {
-        image |= candidate.variant == SobelVariant::image;
-        local |= candidate.variant == SobelVariant::local_tile;
-    }
-    EXPECT_TRUE(local);
-    EXPECT_EQ(image, images_from_buffers(cl, pitch_for(64)));
+    const TuningResult measured = choose_sobel_kernel(cl, Border::constant, 64, 64, Tuning::finish);
+    // The cache line's key names the variants that competed.
+    std::vector<SobelVariant> competing{SobelVariant::vector_16x1, SobelVariant::vector_16x4,
+                                        SobelVariant::packed_16x4, SobelVariant::local_tile};
+    if (images_from_buffers(cl, pitch_for(64))) competing.push_back(SobelVariant::image);
+    EXPECT_TRUE(read_cached_choice(cache, sobel_tuning_key(device_key(cl.device), Border::constant,
+                                                           measured.size_class, competing)));
     ::unsetenv("SDK_TUNING_CACHE");
     std::filesystem::remove_all(cache.parent_path().parent_path());
 }
@@ -190,7 +273,7 @@ TEST(SobelTuning, AnEntryFromBeforeTheLocalAndImageVariantsIsMeasuredAgain)
                                 key_part(SizeClass{kSmallestSizeClass}) + " | " +
                                 device_key(cl.device);
     ASSERT_TRUE(write_cached_choice(cache, old_key, {SobelVariant::vector_16x1, 32, 8}));
-    const TuningResult result = choose_sobel_kernel(cl, Border::replicate, 64, 64);
+    const TuningResult result = choose_sobel_kernel(cl, Border::replicate, 64, 64, Tuning::finish);
     EXPECT_FALSE(result.from_cache);
     EXPECT_TRUE(choose_sobel_kernel(cl, Border::replicate, 64, 64).from_cache);
     ::unsetenv("SDK_TUNING_CACHE");
