@@ -1,8 +1,11 @@
 #include "common/runtime/profiling.hpp"
 
+#include "common/runtime/choose_fastest.hpp"
 #include "common/runtime/errors.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 #include <iomanip>
 
 namespace sdk {
@@ -92,6 +95,40 @@ Statistics time_kernel(unsigned iterations, const std::function<cl::Event()>& en
         run_ms.push_back(event_times(event).run_ms);
     }
     return summarize(run_ms);
+}
+
+TimedRun device_copy(const OpenClContext& cl, std::uint64_t bytes_moved)
+{
+    const std::size_t bytes = std::max<std::uint64_t>(bytes_moved / 2, 1);
+    const auto buffers = std::make_shared<std::pair<cl::Buffer, cl::Buffer>>(
+        while_doing("allocating the copy yardstick's buffers", [&] {
+            return std::make_pair(cl::Buffer(cl.context, CL_MEM_READ_WRITE, bytes),
+                                  cl::Buffer(cl.context, CL_MEM_READ_WRITE, bytes));
+        }));
+    TimedRun copy;
+    copy.name = "device copy";
+    copy.bytes_moved = 2 * std::uint64_t{bytes};
+    copy.run_ms = [cl, buffers, bytes] {
+        cl::Event event;
+        while_doing("copying between the yardstick's buffers", [&] {
+            cl.queue.enqueueCopyBuffer(buffers->first, buffers->second, 0, 0, bytes, nullptr, &event);
+            event.wait();
+        });
+        return event_times(event).run_ms;
+    };
+    return copy;
+}
+
+std::vector<RunMedian> time_in_turns(const std::vector<TimedRun>& runs, unsigned rounds)
+{
+    ContestRules rules;
+    rules.rounds = rounds;
+    const std::vector<double> medians =
+        choose_fastest(runs.size(), [&](std::size_t i) { return runs[i].run_ms(); }, rules).median_ms;
+    std::vector<RunMedian> result;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        result.push_back({runs[i].name, runs[i].bytes_moved, medians[i]});
+    return result;
 }
 
 }  // namespace sdk

@@ -1,4 +1,5 @@
 #pragma once
+#include "common/runtime/device.hpp"
 #include "common/runtime/opencl.hpp"
 
 #include <cstdint>
@@ -52,6 +53,29 @@ private:
     };
     std::vector<Step> steps_;
 };
+
+// One contestant of a table that compares ways of doing the same work on the device: its name,
+// the bytes one run moves (read once and written once, as a copy would), and one run, to
+// completion, returning its device time in ms.
+struct TimedRun {
+    std::string name;
+    std::uint64_t bytes_moved = 0;
+    std::function<double()> run_ms;
+};
+
+// The yardstick a kernel's GB/s is read against: the device copying half of `bytes_moved` from
+// one buffer to another (each byte read once and written once: `bytes_moved` in all). A kernel
+// that reads its input and writes its output once cannot beat it by much.
+TimedRun device_copy(const OpenClContext& cl, std::uint64_t bytes_moved);
+
+// Each of `runs` timed `rounds` times after a warm-up round, taking turns (choose_fastest.hpp), so
+// that a slow spell of a shared machine falls on all of them alike: their medians, in order.
+struct RunMedian {
+    std::string name;
+    std::uint64_t bytes_moved = 0;
+    double median_ms = 0;
+};
+std::vector<RunMedian> time_in_turns(const std::vector<TimedRun>& runs, unsigned rounds);
 
 // Bytes per second as GB/s (10^9), the unit bandwidth figures use.
 inline double gigabytes_per_second(std::uint64_t bytes, double milliseconds)

@@ -269,4 +269,26 @@ std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border 
     return best;
 }
 
+std::vector<RunMedian> compare_fir_variants(const OpenClContext& cl, Border border,
+                                            const FirCoefficients& coefficients,
+                                            const FirFilter& source, unsigned rounds)
+{
+    std::vector<TimedRun> runs;
+    std::vector<FirVariant> variants{FirVariant::buffer, FirVariant::local};
+    if (images_available(cl, {source.width(), source.height()})) variants.push_back(FirVariant::image);
+    for (const auto variant : variants) {
+        auto filter = std::make_shared<FirFilter>(cl, border, coefficients, MemoryMode::copy, variant);
+        filter->allow_separable(false);  // the K*K pass each variant is about
+        filter->allocate(source.width(), source.height());
+        while_doing("copying the luminance for the comparison", [&] {
+            cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter->luminance_buffer(), 0, 0,
+                                       source.float_pitch() * sizeof(cl_float) * source.height());
+        });
+        runs.push_back({fir_variant_name(variant), filter->bytes_moved(),
+                        [filter] { return filter->run_ms(); }});
+    }
+    runs.push_back(device_copy(cl, runs.front().bytes_moved));
+    return time_in_turns(runs, rounds);
+}
+
 }  // namespace sdk

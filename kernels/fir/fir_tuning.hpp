@@ -3,6 +3,7 @@
 #include "kernels/fir/fir_filter.hpp"
 #include "kernels/kernel_tuning.hpp"
 #include "common/runtime/device.hpp"
+#include "common/runtime/profiling.hpp"
 
 #include <optional>
 #include <string>
@@ -78,6 +79,13 @@ std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border 
                                                 const FirCoefficients& coefficients,
                                                 const FirFilter& source, unsigned iterations,
                                                 std::optional<WorkGroupShape> shape);
+
+// fir_float --compare: the K*K pass from a buffer, local memory and (where the device has
+// images) an image, each in its default shape on a copy of the luminance `source` holds, and
+// last the device copying as many bytes (the yardstick), all timed `rounds` times taking turns.
+std::vector<RunMedian> compare_fir_variants(const OpenClContext& cl, Border border,
+                                            const FirCoefficients& coefficients,
+                                            const FirFilter& source, unsigned rounds);
 
 // How a verdict names a variant, by where its pixels come from: "buffer", "local memory", "image".
 std::string memory_name(FirVariant variant);

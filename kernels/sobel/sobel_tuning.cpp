@@ -173,47 +173,76 @@ std::string memory_name(SobelVariant variant)
     }
 }
 
+namespace {
+
+// Every variant that runs here, simplest first: the ones the sample offers, as auto's
+// candidates list them.
+std::vector<SobelVariant> offered_variants(const OpenClContext& cl, ImageSize size)
+{
+    std::vector<SobelVariant> variants;
+    for (const auto& candidate : sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>(),
+                                                  images_available(cl, size)))
+        if (variants.empty() || variants.back() != candidate.variant)
+            variants.push_back(candidate.variant);
+    return variants;
+}
+
+// Each of `variants` with a copy of the luminance `source` holds, ready to run in `shape`
+// (else 32x8, where the variant does not take it); a run's time includes the image variant's
+// copy into its image where it needs one.
+std::vector<TimedRun> sobel_variant_runs(const OpenClContext& cl, Border border,
+                                         const SobelFilter& source,
+                                         const std::vector<SobelVariant>& variants,
+                                         WorkGroupShape shape)
+{
+    std::vector<TimedRun> runs;
+    for (const auto variant : variants) {
+        auto filter = std::make_shared<SobelFilter>(cl, variant, border);
+        filter->allocate(source.width(), source.height());
+        while_doing("copying the luminance for the comparison", [&] {
+            cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter->luminance_buffer(), 0, 0,
+                                       filter->row_pitch() * source.height());
+        });
+        try {
+            filter->set_work_group(shape.x, shape.y);
+        } catch (const UsageError&) {
+            filter->set_work_group(32, 8);  // the shape asked for does not suit this variant
+        }
+        runs.push_back({variant_name(variant), filter->bytes_moved(), [filter] {
+                            const cl::Event kernel = filter->run();
+                            kernel.wait();
+                            const double copy_ms =
+                                filter->last_copy()() ? event_times(filter->last_copy()).run_ms : 0;
+                            return event_times(kernel).run_ms + copy_ms;
+                        }});
+    }
+    return runs;
+}
+
+}  // namespace
+
 std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border border,
                                                const SobelFilter& source, unsigned iterations,
                                                WorkGroupShape shape)
 {
-    const std::size_t width = source.width(), height = source.height();
-    std::vector<SobelVariant> variants;
-    for (const auto& candidate : sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>(),
-                                                  images_available(cl, {width, height})))
-        if (variants.empty() || variants.back() != candidate.variant)
-            variants.push_back(candidate.variant);
-    std::vector<std::unique_ptr<SobelFilter>> filters;
-    for (const auto variant : variants) {
-        auto& filter = *filters.emplace_back(std::make_unique<SobelFilter>(cl, variant, border));
-        filter.allocate(width, height);
-        while_doing("copying the luminance for the verdict", [&] {
-            cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter.luminance_buffer(), 0, 0,
-                                       filter.row_pitch() * height);
-        });
-        try {
-            filter.set_work_group(shape.x, shape.y);
-        } catch (const UsageError&) {
-            filter.set_work_group(32, 8);  // the shape asked for does not suit this variant
-        }
-    }
-    const auto run_ms = [](SobelFilter& filter) {
-        const cl::Event kernel = filter.run();
-        kernel.wait();
-        const double copy_ms = filter.last_copy()() ? event_times(filter.last_copy()).run_ms : 0;
-        return event_times(kernel).run_ms + copy_ms;
-    };
-    // A warm-up round (the first launch pays for lazy compilation and allocation), then the
-    // variants take turns (common/runtime/choose_fastest.hpp), so that a slow spell of a shared
-    // machine falls on all of them alike.
-    ContestRules rules;
-    rules.rounds = iterations;
-    const std::vector<double> median_ms =
-        choose_fastest(filters.size(), [&](std::size_t v) { return run_ms(*filters[v]); }, rules)
-            .median_ms;
-    std::vector<VariantMedian> medians;
-    for (std::size_t v = 0; v < filters.size(); ++v) medians.push_back({variants[v], median_ms[v]});
-    return medians;
+    const auto variants = offered_variants(cl, {source.width(), source.height()});
+    const auto medians =
+        time_in_turns(sobel_variant_runs(cl, border, source, variants, shape), iterations);
+    std::vector<VariantMedian> result;
+    for (std::size_t v = 0; v < variants.size(); ++v)
+        result.push_back({variants[v], medians[v].median_ms});
+    return result;
+}
+
+std::vector<RunMedian> compare_sobel_variants(const OpenClContext& cl, Border border,
+                                              const SobelFilter& source, unsigned rounds)
+{
+    std::vector<SobelVariant> variants{SobelVariant::no_vectors};
+    for (const auto variant : offered_variants(cl, {source.width(), source.height()}))
+        variants.push_back(variant);
+    auto runs = sobel_variant_runs(cl, border, source, variants, {32, 8});
+    runs.push_back(device_copy(cl, source.bytes_moved()));
+    return time_in_turns(runs, rounds);
 }
 
 }  // namespace sdk

@@ -1,5 +1,6 @@
 #pragma once
 #include "common/runtime/device.hpp"
+#include "common/runtime/profiling.hpp"
 #include "kernels/border.hpp"
 #include "kernels/kernel_tuning.hpp"
 #include "kernels/sobel/sobel_filter.hpp"
@@ -74,6 +75,13 @@ struct VariantMedian {
 std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border border,
                                                const SobelFilter& source, unsigned iterations,
                                                WorkGroupShape shape);
+
+// sobel --compare, the seeds' table: the scalar kernel (sobel_no_vectors's), then every variant
+// the sample offers that runs here, each in 32x8 groups on a copy of the luminance `source`
+// holds, and last the device copying as many bytes (the yardstick), all timed `rounds` times
+// taking turns.
+std::vector<RunMedian> compare_sobel_variants(const OpenClContext& cl, Border border,
+                                              const SobelFilter& source, unsigned rounds);
 
 // How a verdict names a variant, by where its pixels come from: "buffer 16x4", "local memory",
 // "image".

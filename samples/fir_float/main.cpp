@@ -4,6 +4,7 @@
 // run as two 1-D passes. Any weights of the size run on the one built program; the kernels are
 // in kernels/fir/.
 #include "samples/app/cli.hpp"
+#include "samples/app/compare.hpp"
 #include "samples/app/device_io.hpp"
 #include "samples/app/fir_options.hpp"
 #include "samples/app/report.hpp"
@@ -25,6 +26,8 @@ int main(int argc, char** argv)
     sdk::add_common_options(app, common);
     sdk::FirOptions fir_options;
     sdk::add_fir_options(app, fir_options);
+    bool compare = false;
+    sdk::add_compare_option(app, compare);
 
     return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
@@ -63,7 +66,7 @@ int main(int argc, char** argv)
         const sdk::BandPlan plan =
             sdk::plan_device_bands(image, cl, static_cast<std::size_t>(coefficients.radius()),
                                    sdk::FirFilter::row_footprint(width), options.band_rows);
-        sdk::refuse_with_bands(plan, {{"--iterations", options.iterations > 0}});
+        sdk::refuse_with_bands(plan, {{"--iterations", options.iterations > 0}, {"--compare", compare}});
         if (plan.banded()) log << sdk::describe(plan) << "\n";
 
         // 4. The K*K pass's kernel: where it reads its pixels (a buffer, a tile in local memory
@@ -138,6 +141,14 @@ int main(int argc, char** argv)
                                          fir->bytes_moved());
             sdk::report_fir_verdict(log, cl, options.border, coefficients, *fir,
                                     options.iterations, fir_options);
+        }
+        //    With --compare, one table: the K*K pass from a buffer, local memory and an image,
+        //    against the device copying as many bytes.
+        if (compare) {
+            const unsigned rounds = sdk::compare_rounds(options.iterations);
+            sdk::print_comparison(
+                log, cl.device_name(), width, height, rounds,
+                sdk::compare_fir_variants(cl, options.border, coefficients, *fir, rounds));
         }
 
         // 7. What needs the host's copies, only when asked: the exact floats with --save-raw,

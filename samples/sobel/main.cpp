@@ -6,6 +6,7 @@
 // file's rows are all computed there, and output.bmp is written from what comes back.
 // The kernels are in sobel.cl; the naive one-pixel-per-work-item version is ../sobel_no_vectors.
 #include "samples/app/cli.hpp"
+#include "samples/app/compare.hpp"
 #include "samples/app/device_io.hpp"
 #include "samples/app/report.hpp"
 #include "samples/app/run_floor.hpp"
@@ -46,6 +47,8 @@ int main(int argc, char** argv)
     bool save_gradients = false;
     app.add_flag("--save-gradients", save_gradients,
                  "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
+    bool compare = false;
+    sdk::add_compare_option(app, compare);
     bool host_conversions = false;
     app.add_flag("--host-conversions", host_conversions,
                  "decode the file, compute the luminance and the magnitude on the host, as the "
@@ -82,7 +85,8 @@ int main(int argc, char** argv)
         const sdk::BandPlan plan = sdk::plan_device_bands(
             image, cl, 1, sdk::SobelFilter::row_footprint(image.width()), options.band_rows);
         sdk::refuse_with_bands(plan, {{"--host-conversions", host_conversions},
-                                      {"--iterations", options.iterations > 0}});
+                                      {"--iterations", options.iterations > 0},
+                                      {"--compare", compare}});
 
         // 3. The kernel: the one asked for, or with auto the fastest on this device for images
         //    of this size, a band's if the image is cut (measured the first time a size class
@@ -181,6 +185,13 @@ int main(int argc, char** argv)
                      tuning.work_group.empty() ? sdk::WorkGroupShape{32, 8} : asked))
                 times.push_back({sdk::memory_name(variant), median_ms});
             log << sdk::verdict_line(cl.device_name(), times) << "\n";
+        }
+        //    With --compare, the seeds' table: the scalar kernel and every variant, against the
+        //    device copying as many bytes.
+        if (compare) {
+            const unsigned rounds = sdk::compare_rounds(options.iterations);
+            sdk::print_comparison(log, cl.device_name(), image.width(), image.height(), rounds,
+                                  sdk::compare_sobel_variants(cl, options.border, *sobel, rounds));
         }
 
         // 7. What needs the host's copies, only when asked: the gradient images, the raw arrays,
