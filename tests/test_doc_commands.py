@@ -8,10 +8,15 @@ The convention (docs/README.md, "Commands on the pages"):
   `scripts/` is a command, run from a temporary folder, the page's commands one after another in
   the same folder (so `-i edges.bmp` may read what an earlier command wrote). Other lines (cmake,
   ctest, comments) are not run.
-- A ```text block whose first line is `$ build/bin/...` is a command and its output: the command
-  is run, and the output's labels (the words of each line before its first number or colon, such
-  as the step names) must appear in the real output, in the same order. Lines that depend on the
-  device or on the caches' state (Device, Tuned, Variant auto, Memory) are not compared.
+- A ```text block whose first line is `$ build/bin/...` is a command and the whole of its
+  output: the command is run, and the block must show every line the run prints and no line it
+  does not, in the same order (stderr's lines, such as warnings, anywhere). Lines are compared
+  with every number replaced by `#` and runs of spaces by one space, so timings, sizes and
+  column widths may differ. Lines whose content depends on the device or on the caches' state
+  are compared by their first words alone: `Device:`, `Image:`, `Memory:`, `Tuned`, `Variant
+  auto`, `verdict on`, and the line naming what a FIR run ran. The tuner's `Tuned for ...`
+  line and its `Tuning for ...` announcement, which only runs that measure print, are left out
+  on both sides.
 - `<!-- not run: reason -->` on the line before a fence leaves that block out: scripts that
   install packages, build, or benchmark for minutes.
 
@@ -36,7 +41,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIP_OUTPUT_LINE = re.compile(r"^\s*(Device|Tuning|Tuned|Variant auto|Memory|Image|Wait|Queued|Run)\b")
+# Lines whose words depend on the device or the caches' state (the device's name, the variant
+# or work-group the tuner chose, whether it tuned now or read its cache, which variant won the
+# verdict): compared by these first words only.
+DEVICE_DEPENDENT = re.compile(r"^(Device:|Image:|Memory:|Tuned|Variant auto|verdict on)")
+# fir_float's line naming what ran ("buffer 3x3 pass", "separable: 5x1 row pass then ..."):
+# which it is depends on what the tuner chose.
+WHAT_RAN = re.compile(r"^(buffer|local|image|separable)\b.*\b(pass|passes|kernel)\b")
 
 
 def blocks(page):
@@ -149,33 +160,66 @@ def prepare(argv, folder, bin_dir):
     return run, outputs
 
 
-def labels(lines):
-    """Each line's words before its first digit or colon: the part that names, not measures."""
-    found = []
-    for line in lines:
-        if not line.strip() or SKIP_OUTPUT_LINE.match(line):
-            continue
-        label = re.split(r"[0-9:]", line, maxsplit=1)[0].strip()
-        if len(label) >= 4:
-            found.append(label)
-    return found
-
-
 # How images reach the device depends on the device (map where memory is shared, as on PoCL,
 # pinned on a discrete GPU): the pages show PoCL's, a GPU run says its own.
 MEMORY_MODE = re.compile(r"\((map|pinned|copy)\)")
+NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?")
 
 
-def check_output(expected, actual):
-    """The expected labels appear in the actual output, in order; the first missing one, or None."""
-    actual = MEMORY_MODE.sub("(mode)", actual)
-    position = 0
-    for label in (MEMORY_MODE.sub("(mode)", label) for label in labels(expected)):
-        at = actual.find(label, position)
-        if at < 0:
-            return label
-        position = at + len(label)
+def normalised(line):
+    """What of an output line a page must show: numbers as #, spaces collapsed, and only the
+    first words of a line that depends on the device or the caches."""
+    text = " ".join(line.split())
+    dependent = DEVICE_DEPENDENT.match(text)
+    if dependent:
+        return dependent.group(1).split()[0] + " ..."
+    if WHAT_RAN.match(text):
+        return "(the FIR pass that ran)"
+    return NUMBER.sub("#", MEMORY_MODE.sub("(mode)", text))
+
+
+# A run that measures candidates (a first run on a device or size class, and the next few while
+# tuning finishes) says so in two lines
+# that later runs, reading the tuning cache, do not print: left out on both sides.
+FIRST_RUN_ONLY = re.compile(r"^\s*(Tuning|Tuned) for ")
+
+
+def compared(lines):
+    return [normalised(line) for line in lines if line.strip() and not FIRST_RUN_ONLY.match(line)]
+
+
+def check_output(expected, stdout, stderr=""):
+    """None when the page's block shows exactly the lines the run printed, else what differs.
+
+    stdout must match the block line for line, in order; a line of stderr (a warning) may stand
+    anywhere in the block, since a terminal interleaves the two streams as they come."""
+    shown = compared(expected)
+    for line in compared(stderr.splitlines()):
+        if line in shown:
+            shown.remove(line)
+        else:
+            return f"the run printed \"{line}\" (stderr), which the page does not show"
+    printed = compared(stdout.splitlines())
+    for index, (page_line, run_line) in enumerate(zip(shown, printed)):
+        if page_line != run_line:
+            return (f"output line {index + 1}: the page shows \"{page_line}\", the run printed "
+                    f"\"{run_line}\"")
+    if len(shown) > len(printed):
+        return f"the page shows \"{shown[len(printed)]}\", which the run did not print"
+    if len(printed) > len(shown):
+        return f"the run printed \"{printed[len(shown)]}\", which the page does not show"
     return None
+
+
+def test_check_output():
+    page = ["Device: a GPU", "  step    ms", "  kernel sobel   0.5   12.0  3%", "Wrote output.bmp"]
+    run = "Device: PoCL\n  step  ms\n  kernel sobel  1.25  9.0  40%\nWrote output.bmp\n"
+    assert check_output(page, run) is None
+    assert check_output(page, run + "verdict on x: y\n") is not None  # a line the page lacks
+    assert check_output(page + ["Wrote edges.bmp"], run) is not None  # a line the run lacks
+    assert check_output(page[::-1], run) is not None  # out of order
+    assert check_output(["warn: it", "Wrote output.bmp"], "Wrote output.bmp\n", "warn: it\n") is None
+    assert check_output(["Wrote output.bmp"], "Wrote output.bmp\n", "warn: it\n") is not None
 
 
 def run_page(page, bin_dir, env):
@@ -201,8 +245,9 @@ def run_page(page, bin_dir, env):
                 elif target.exists():
                     target.unlink()
             result = subprocess.run(run, cwd=folder, env=env, capture_output=True, timeout=300)
-            out = result.stdout.decode("utf-8", "replace") + result.stderr.decode("utf-8",
-                                                                                   "replace")
+            stdout = result.stdout.decode("utf-8", "replace")
+            stderr = result.stderr.decode("utf-8", "replace")
+            out = stdout + stderr
             if result.returncode != 0 and "no OpenCL device of type" in out:
                 print(f"skipped (this machine has no such device): {where}")
                 continue
@@ -214,10 +259,9 @@ def run_page(page, bin_dir, env):
                 if not (Path(folder) / name).exists():
                     failures.append(f"{where}\n    the page names {name}, which it did not write")
             if expected is not None:
-                missing = check_output(expected, out)
-                if missing is not None:
-                    failures.append(f"{where}\n    the page's output shows \"{missing}\", which "
-                                    "the real output lacks (or has out of order)")
+                difference = check_output(expected, stdout, stderr)
+                if difference is not None:
+                    failures.append(f"{where}\n    {difference}")
     return failures, len(commands)
 
 
@@ -225,6 +269,7 @@ def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
+    test_check_output()
     bin_dir = os.path.abspath(sys.argv[1])
     pages = [Path(p).resolve() for p in sys.argv[2:]] or (
         [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md")))

@@ -104,6 +104,11 @@ png morphology.bmp "$images/morphology-output.png"
 "$bin/morphology_packed" -q --verify -i sobel.bmp --threshold 32 --op close --shape square \
     -o morphology-square.bmp
 png morphology-square.bmp "$images/morphology-square.png"
+# Any size: the same edges closed with a 15x15 ellipse, which joins everything within about 7
+# pixels into solid regions. Written as PNG by the sample itself.
+"$bin/morphology_packed" -q --verify -i sobel.bmp --threshold 32 --op close --shape ellipse \
+    --size 15x15 -o "$images/morphology-ellipse.png"
+echo "wrote docs/images/morphology-ellipse.png"
 
 # The small example on docs/morphology_packed.md, printed rather than drawn: a 19x7 image with
 # pixel pairs one gap apart, closed with each element, and the blog's own "closing" (a diamond

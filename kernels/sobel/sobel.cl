@@ -41,6 +41,7 @@ inline void row_pixels(const __global uchar* row, int x0, int width, uchar16* le
                        c.sd, c.se, c.sf, after);
 }
 
+// [Separable row terms]
 // Both Sobel masks are separable, so each input row contributes two 16-wide terms:
 //   difference = right - left              (weighted 1, 2, 1 down the rows, gives gx)
 //   smoothing  = left + 2 * centre + right (row above minus row below gives gy)
@@ -56,6 +57,7 @@ inline void row_terms(const __global uchar* row, int x0, int width, short16* dif
     *difference = r - l;
     *smoothing = l + c + c + r;
 }
+// [Separable row terms]
 // [Row terms]
 
 // [Store gradients]
