@@ -146,9 +146,10 @@ ContestResult contest(std::size_t candidates, const std::function<LaunchedRun(st
 }  // namespace
 
 void run_contest(TuningOutcome& outcome, std::size_t candidates,
-                 const std::function<LaunchedRun(std::size_t)>& launch)
+                 const std::function<LaunchedRun(std::size_t)>& launch, bool ties_to_the_simpler)
 {
-    const ContestRules rules;
+    ContestRules rules;
+    if (!ties_to_the_simpler) rules.tie_margin = 0;
     outcome.rounds = rules.rounds;
     outcome.contest = contest(candidates, launch, rules);
 }

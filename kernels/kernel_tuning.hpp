@@ -189,9 +189,13 @@ TuningRecipe<WorkGroupShape> work_group_recipe(std::string key);
 // The contest itself: every candidate round-robin, median of 5 rounds after a warm-up round, a
 // tie within 5% to the simpler; each turn launches the candidate once to bring its data back
 // into the caches, then until 1 ms of kernel time (time_turn), so that neither the candidate
-// before it nor one launch's jitter decides. Fills `outcome`'s contest and rounds.
+// before it nor one launch's jitter decides. Fills `outcome`'s contest and rounds. With
+// `ties_to_the_simpler` false the fastest median wins outright: for a contest that only decides
+// what a later stage measures, so that a variant that ties with a simpler one still has its
+// shapes measured (the last stage's tie rule then keeps simplicity).
 void run_contest(TuningOutcome& outcome, std::size_t candidates,
-                 const std::function<LaunchedRun(std::size_t)>& launch);
+                 const std::function<LaunchedRun(std::size_t)>& launch,
+                 bool ties_to_the_simpler = true);
 
 // The finalists of a contest measured on a smaller image than the one that runs: the three
 // fastest, and the fastest of each family (`families[i]` is candidate i's), so that a kind of
@@ -273,8 +277,9 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
             // candidates not measured yet, as many as the budget allows, at least one.
             entrants.clear();
             if (best) enter(*best);
-            const std::size_t stage_end =
-                *std::upper_bound(stage_ends.begin(), stage_ends.end(), measured);
+            const auto stage = std::upper_bound(stage_ends.begin(), stage_ends.end(), measured);
+            const std::size_t stage_end = *stage;
+            const bool last_stage = stage + 1 == stage_ends.end();
             while (measured < stage_end) {
                 const Choice candidate = candidates[measured++];
                 if (best && same(candidate, *best)) continue;
@@ -286,7 +291,8 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
             }
             if (!entrants.empty()) {
                 run_contest(result, entrants.size(),
-                            [&](std::size_t i) { return contestants.launch(entrants[i]); });
+                            [&](std::size_t i) { return contestants.launch(entrants[i]); },
+                            last_stage);
                 best = entrants[result.contest.winner];
                 result.candidates = entrants;
             }
