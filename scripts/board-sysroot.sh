@@ -55,7 +55,7 @@ done < <(apt-cache depends --recurse --no-recommends --no-suggests --no-conflict
 # Download only the .deb files the cache lacks (apt-get download fetches a file again otherwise).
 mkdir -p "$debs"
 missing=()
-while read -r uri file size hash; do
+while read -r _ file _; do
   if [[ ! -s $debs/$file ]]; then
     package=${file%%_*}
     architecture=${file##*_}
@@ -64,8 +64,10 @@ while read -r uri file size hash; do
   fi
 done < <(cd "$debs" && apt-get download --print-uris "${closure[@]}" 2> /dev/null)
 echo "board-sysroot: ${#closure[@]} packages, ${#missing[@]} to download into $debs"
+# A failed download shows as a missing .deb below. Root's downloads into a folder the _apt user
+# cannot write are unsandboxed, as apt warns each time: that is expected here.
 if (( ${#missing[@]} > 0 )); then
-  (cd "$debs" && apt-get download -q "${missing[@]}" 2>&1 | grep -v '^Get:' || true)
+  (cd "$debs" && apt-get download -q "${missing[@]}") 2>&1 | grep -v -e '^Get:' -e 'unsandboxed' || true
 fi
 
 rm -f "$sysroot/.unpacked"
