@@ -19,9 +19,25 @@ bundle=$work/bundle
 sudo=""
 if (( EUID != 0 )); then sudo="sudo"; fi
 
-step_start=$EPOCHREALTIME
-took() { awk -v from="$step_start" -v to="$EPOCHREALTIME" 'BEGIN { printf "%.1f s", to - from }'; }
-begin() { step_start=$EPOCHREALTIME; }
+# Each step's wall-clock time, and the processor time its programs used (bash's `times`: user
+# and system time of finished children), which depends less on what else the machine runs.
+# `times` runs in this shell, not in $(...), whose subshell has children of its own.
+read_clocks() {
+  times > "$work/.times"
+  clock=$EPOCHREALTIME
+  cpu=$(tail -n 1 "$work/.times" | awk '{ total = 0
+    for (i = 1; i <= 2; i++) { split($i, part, "m"); total += part[1] * 60 + part[2] }
+    print total }')
+}
+begin() { read_clocks; step_clock=$clock; step_cpu=$cpu; }
+finish() {  # finish WHAT [NOTE]
+  read_clocks
+  awk -v what="$1" -v note="${2:-}" -v c0="$step_clock" -v c1="$clock" -v p0="$step_cpu" -v p1="$cpu" \
+    'BEGIN { printf "board-sim: %s: %.1f s (processor %.1f s)%s\n", what, c1 - c0, p1 - p0, note }'
+}
+
+begin
+all_clock=$clock all_cpu=$cpu
 
 # 1. Host tools (amd64 packages): the cross compiler and qemu's user-mode emulator.
 "$root/scripts/install-deps.sh" g++-aarch64-linux-gnu qemu-user python3
@@ -29,7 +45,7 @@ begin() { step_start=$EPOCHREALTIME; }
 # 2. The board's libraries, from Debian's arm64 packages.
 begin
 "$root/scripts/board-sysroot.sh" "$sysroot"
-echo "board-sim: sysroot: $(took)"
+finish sysroot
 
 # 3. Two things PoCL for arm64 needs from the host when it runs under qemu (a real board has both).
 # Its kernel library: PoCL names it by a path with '..' in it, which qemu's -L does not map into
@@ -47,7 +63,8 @@ done
 # pointed at the sysroot's C library and libgcc.
 tools=$work/tools
 mkdir -p "$tools"
-gcc_folder=$(ls -d "$sysroot"/usr/lib/gcc/aarch64-linux-gnu/* | head -n 1)
+gcc_folders=("$sysroot"/usr/lib/gcc/aarch64-linux-gnu/*)
+gcc_folder=${gcc_folders[0]}
 rm -f "$tools/aarch64-unknown-linux-gnu-ld"  # never write through a link left there
 cat > "$tools/aarch64-unknown-linux-gnu-ld" << EOF
 #!/bin/sh
@@ -66,7 +83,7 @@ if ! cmake --build "$build" -j "$(nproc)" >> "$work/cross-build.log" 2>&1; then
   echo "board-sim: the cross-build failed (log: $work/cross-build.log)" >&2
   exit 1
 fi
-echo "board-sim: cross-build: $(took)"
+finish cross-build
 rm -rf "$bundle"
 cmake --install "$build" --prefix "$bundle" > /dev/null
 
@@ -110,7 +127,8 @@ for size in 96x64 72x40; do
       echo "board-sim: $sample wrote a $written image from the $size one in assets/input.bmp" >&2
       exit 1
     fi
-    echo "board-sim: $sample on $size under qemu: $(took), verified"
+    finish "$sample on $size under qemu" ", verified"
   done
 done
-echo "board-sim: passed"
+step_clock=$all_clock step_cpu=$all_cpu
+finish "passed, in all"

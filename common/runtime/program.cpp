@@ -47,8 +47,8 @@ std::string read_kernel_source(const std::filesystem::path& path)
     errno = 0;
     std::ifstream file(path, std::ios::binary);
     if (!file) {
-        // Missing: a build that did not copy it, or a folder copied without it. Anything else (out of file descriptors, no
-        // permission) is named as the system names it.
+        // Missing: a build that did not copy it, or a folder copied without it. Anything else
+        // (out of file descriptors, no permission) is named as the system names it.
         const int reason = errno;
         if (reason != 0 && reason != ENOENT)
             throw std::runtime_error("cannot open kernel file '" + path.string() +

@@ -39,7 +39,8 @@ const std::map<std::string, std::vector<std::string>> kNoTuning = {
 std::vector<std::string> arguments_for(const std::string& sample, std::vector<std::string> more)
 {
     const auto options = kNoTuning.find(sample);
-    if (options != kNoTuning.end()) more.insert(more.end(), options->second.begin(), options->second.end());
+    if (options != kNoTuning.end())
+        more.insert(more.end(), options->second.begin(), options->second.end());
     return more;
 }
 
@@ -106,7 +107,8 @@ TEST_F(Bundle, HoldsTheSamplesAndTheImageButNoTests)
     for (const std::string& sample : sample_names())
         EXPECT_EQ(::access((bundle_ / sample).c_str(), X_OK), 0) << sample << " is not installed";
     EXPECT_TRUE(fs::is_regular_file(bundle_ / "assets" / "input.bmp"));
-    for (const char* left_out : {"e2e_tests", "host_tests", "sobel_tests", "bench", "opencl_start_stop"})
+    for (const char* left_out :
+         {"e2e_tests", "host_tests", "sobel_tests", "bench", "opencl_start_stop"})
         EXPECT_FALSE(fs::exists(bundle_ / left_out)) << left_out << " is installed";
 }
 
