@@ -13,8 +13,18 @@ function(sdk_add_kernels)
   endforeach()
 endfunction()
 
-# After every sample has declared its kernels: one target that puts them all, and the bundled
-# image, in bin/. Samples, tests and the bench depend on it.
+# sdk_install_kernels(kernels/sobel/sobel.cl ...): kernels a sample needs, which `cmake --install`
+# puts next to the installed samples (a test's or the bench's own kernels stay out).
+function(sdk_install_kernels)
+  foreach(kernel ${ARGN})
+    set_property(GLOBAL APPEND PROPERTY SDK_INSTALLED_KERNEL_FILES ${PROJECT_SOURCE_DIR}/${kernel})
+  endforeach()
+endfunction()
+
+# After every sample has declared its kernels: one target that puts them all in bin/, and
+# bin/assets, a link to the source tree's assets/ (made now, at configure time). The samples read
+# assets/input.bmp through it, so the image the user swaps in is the one the next run reads,
+# without a rebuild. Samples, tests and the bench depend on the target.
 function(sdk_add_runtime_files_target)
   get_property(kernels GLOBAL PROPERTY SDK_KERNEL_FILES)
   list(REMOVE_DUPLICATES kernels)
@@ -26,9 +36,19 @@ function(sdk_add_runtime_files_target)
       DEPENDS ${source} COMMENT "Copying kernel ${name}")
     list(APPEND copied ${SDK_RUNTIME_DIR}/${name})
   endforeach()
-  set(asset ${PROJECT_SOURCE_DIR}/assets/input.bmp)
-  add_custom_command(OUTPUT ${SDK_RUNTIME_DIR}/assets/input.bmp
-    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${asset} ${SDK_RUNTIME_DIR}/assets/input.bmp
-    DEPENDS ${asset} COMMENT "Copying the bundled image")
-  add_custom_target(sdk_runtime_files ALL DEPENDS ${copied} ${SDK_RUNTIME_DIR}/assets/input.bmp)
+  add_custom_target(sdk_runtime_files ALL DEPENDS ${copied})
+
+  set(assets ${SDK_RUNTIME_DIR}/assets)
+  if(IS_DIRECTORY ${assets} AND NOT IS_SYMLINK ${assets})
+    file(REMOVE_RECURSE ${assets})  # the copy an older build made
+  endif()
+  file(MAKE_DIRECTORY ${SDK_RUNTIME_DIR})
+  file(CREATE_LINK ${PROJECT_SOURCE_DIR}/assets ${assets} SYMBOLIC)
+
+  # The installed folder is flat, as bin/ is: the samples, their kernels beside them and
+  # assets/input.bmp. Copied anywhere, it runs from any working folder.
+  get_property(installed GLOBAL PROPERTY SDK_INSTALLED_KERNEL_FILES)
+  list(REMOVE_DUPLICATES installed)
+  install(FILES ${installed} DESTINATION .)
+  install(FILES ${PROJECT_SOURCE_DIR}/assets/input.bmp DESTINATION assets)
 endfunction()

@@ -47,14 +47,16 @@ std::string read_kernel_source(const std::filesystem::path& path)
     errno = 0;
     std::ifstream file(path, std::ios::binary);
     if (!file) {
-        // Missing: a build that did not copy it. Anything else (out of file descriptors, no
-        // permission) is named as the system names it.
+        // Missing: a build that did not copy it, or a folder copied without it. Anything else
+        // (out of file descriptors, no permission) is named as the system names it.
         const int reason = errno;
         if (reason != 0 && reason != ENOENT)
             throw std::runtime_error("cannot open kernel file '" + path.string() +
                                      "': " + std::strerror(reason));
         throw std::runtime_error("cannot open kernel file '" + path.string() +
-                                 "': it should sit next to the executable (rebuild to copy it)");
+                                 "': it should sit next to the executable; copy the .cl files "
+                                 "there from the build's bin/ or an installed folder (cmake "
+                                 "--install), or rebuild");
     }
     std::ostringstream text;
     text << file.rdbuf();

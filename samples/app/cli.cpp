@@ -19,6 +19,21 @@ std::filesystem::path default_input_image()
     return executable_directory() / "assets" / "input.bmp";
 }
 
+namespace {
+// The bundled image is found relative to the executable: in a build, bin/assets is a link to the
+// source tree's assets/; in an installed folder, its own assets/. A folder copied without it gets
+// this line instead of a bare "cannot open".
+void require_bundled_image(const std::filesystem::path& input)
+{
+    std::error_code error;
+    if (input != default_input_image() || std::filesystem::exists(input, error)) return;
+    throw std::runtime_error(
+        "the bundled image assets/input.bmp is missing: looked for " + input.string() +
+        "; copy assets/ next to the executable (cmake --install puts it in the installed "
+        "folder), or give an image with -i FILE");
+}
+}  // namespace
+
 void add_device_options(CLI::App& app, DeviceSelection& selection)
 {
     app.add_option("-p,--platform", selection.platform,
@@ -202,6 +217,7 @@ int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
     if (is_batch(options.inputs)) return run_batch(app, options, body);
     return exit_status_of(name, [&] {
         options.input = options.inputs.front();
+        require_bundled_image(options.input);
         if (!options.output_format.empty())
             throw UsageError("--output-format: a batch's option; one output's format follows its "
                              "name (.png, else BMP)");

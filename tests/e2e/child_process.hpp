@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cerrno>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <utility>
@@ -57,6 +59,21 @@ struct Outcome {
     std::string out;
     std::string err;
 };
+
+// The samples under test: every one that samples/CMakeLists.txt adds with add_sample.
+inline std::vector<std::string> sample_names()
+{
+    std::vector<std::string> names;
+    std::stringstream list(SDK_SAMPLES);
+    for (std::string name; std::getline(list, name, ',');) names.push_back(name);
+    return names;
+}
+
+// A sample's error is one line: the tests count them.
+inline std::size_t count_lines(const std::string& text)
+{
+    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 inline std::string read_text(const fs::path& path)
 {

@@ -107,11 +107,6 @@ std::string differences(const Snapshot& before, const Snapshot& after)
     return report;
 }
 
-std::size_t count_lines(const std::string& text)
-{
-    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
 void patch32(std::vector<std::uint8_t>& bytes, std::size_t offset, std::uint32_t value)
 {
     for (std::size_t i = 0; i < 4; ++i) {

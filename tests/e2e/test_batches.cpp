@@ -34,14 +34,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace e2etest;
 
-std::vector<std::string> sample_names()
-{
-    std::vector<std::string> names;
-    std::stringstream list(SDK_SAMPLES);
-    for (std::string name; std::getline(list, name, ',');) names.push_back(name);
-    return names;
-}
-
 fs::path program(const std::string& name)
 {
     return sdk::executable_directory() / name;
@@ -90,11 +82,6 @@ std::vector<std::uint8_t> jpeg_photo(int width, int height, unsigned seed)
     spec.subsampled = true;
     spec.pixels = noise(static_cast<std::size_t>(width) * height * 3, seed);
     return codectest::build_jpeg(spec);
-}
-
-std::size_t count_lines(const std::string& text)
-{
-    return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 // Every file under `folder` by relative path, with its bytes ("<folder>" for a folder).

@@ -30,14 +30,6 @@ protected:
     }
 };
 
-std::vector<std::string> sample_names()
-{
-    std::vector<std::string> names;
-    std::stringstream list(SDK_SAMPLES);
-    for (std::string name; std::getline(list, name, ',');) names.push_back(name);
-    return names;
-}
-
 // The options' column of the help: each line that starts with an option, up to its description
 // (two spaces or more further on).
 std::vector<std::string> option_specs(const std::string& help)
