@@ -558,7 +558,7 @@ TEST(FirWorkGroups, AShapeOverTheKernelsLimitIsAUsageErrorNamingIt)
     // first (a GPU's 48 KiB and 256 work-items at 15x15). Another width is refused too.
     FirFilter& local = filter_for(Border::replicate, MemoryMode::copy, 15, FirVariant::local);
     EXPECT_THROW(local.set_work_group(32, 8), UsageError);
-    const auto most = test_context().device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    const auto most = device_limits(test_context().device).max_work_group_size;
     std::string refusal;
     for (std::size_t rows = 1; 16 * rows <= most && refusal.empty(); rows *= 2) {
         try {
