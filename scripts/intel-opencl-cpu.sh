@@ -28,23 +28,25 @@ intel-opencl-rt==$intel_ocl_version --hash=sha256:6b6215a420598b4999ee01caca6d5c
 intel-cmplr-lib-rt==$intel_ocl_version --hash=sha256:9f713083073a820d2496a6da8e8d4f3482aba6640f74521d25ea48dcebe72748
 tbb==2023.2.0 --hash=sha256:7d80615b6e970f11671fa05b6eaa9483ac864fbfe525ac280271a78b37870b7c"
 
-# Downloads and unpacks into $1 unless a finished set-up of this version is there already.
+# Downloads and unpacks into $1 unless a finished set-up of this version is there already. Every
+# step says "|| return 1": `set -e` is off inside a function whose caller tests its status, and a
+# failed download must never be marked complete.
 intel_ocl_setup() {
   local dir=$1 root
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   if [[ "$(cat "$dir/.complete" 2> /dev/null)" == "$intel_ocl_version" ]]; then return 0; fi
   if ! python3 -m pip --version > /dev/null 2>&1; then
-    "$root/scripts/install-deps.sh" python3-pip
+    "$root/scripts/install-deps.sh" python3-pip || return 1
   fi
   echo "intel-opencl-cpu: downloading Intel's OpenCL CPU runtime $intel_ocl_version into $dir" >&2
   # Only what this script makes is removed: DIR may be a folder the user shares with other files.
-  rm -rf "$dir/wheels" "$dir/lib" "$dir/vendors" "$dir/requirements.txt"
-  mkdir -p "$dir/wheels" "$dir/lib" "$dir/vendors"
-  printf '%s\n' "$intel_ocl_requirements" > "$dir/requirements.txt"
+  rm -rf "$dir/.complete" "$dir/wheels" "$dir/lib" "$dir/vendors" "$dir/requirements.txt"
+  mkdir -p "$dir/wheels" "$dir/lib" "$dir/vendors" || return 1
+  printf '%s\n' "$intel_ocl_requirements" > "$dir/requirements.txt" || return 1
   # --no-deps: the wheels' other requirements are a licence text (intel-cmplr-lic-rt) and TBB's
   # thread composability manager (tcmlib), which the OpenCL runtime does not load.
   python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-    --require-hashes -r "$dir/requirements.txt" -d "$dir/wheels" >&2
+    --require-hashes -r "$dir/requirements.txt" -d "$dir/wheels" >&2 || return 1
   # Each wheel's libraries lie under *.data/data/lib/. A wheel stores a library's versioned names
   # (libtbb.so, .so.12, .so.12.20) as copies: all but one become links, saving some 400 MB.
   python3 - "$dir/wheels" "$dir/lib" <<'PYTHON'
@@ -71,8 +73,9 @@ for wheel in sorted(os.listdir(wheels)):
                 out.write(content)
             os.chmod(target, 0o755)
 PYTHON
+  [[ $? -eq 0 && -f "$dir/lib/libintelocl.so" ]] || return 1
   rm -rf "$dir/wheels"
-  echo "$dir/lib/libintelocl.so" > "$dir/vendors/intel-cpu.icd"
+  echo "$dir/lib/libintelocl.so" > "$dir/vendors/intel-cpu.icd" || return 1
   echo "$intel_ocl_version" > "$dir/.complete"
 }
 
@@ -84,7 +87,7 @@ intel_ocl_main() {
     shift 2
   fi
   mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
-  (set -euo pipefail && intel_ocl_setup "$dir") || {
+  intel_ocl_setup "$dir" || {
     echo "intel-opencl-cpu: setting up the runtime in $dir failed" >&2
     return 1
   }
