@@ -16,9 +16,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <ostream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -125,16 +127,17 @@ protected:
         if (!root_.empty()) fs::remove_all(root_, ignored);
     }
 
-    // The sample run under the embedded limits, told to the shim and, unless `tell_the_sdk` is
-    // false, to the SDK.
-    Outcome run(const Case& test, bool tell_the_sdk = true)
+    // Who is told the embedded limits: nobody (the device's own limits), the shim alone, or both.
+    enum class Limits { none, shim, shim_and_sdk };
+
+    Outcome run(const Case& test, Limits limits = Limits::shim_and_sdk)
     {
         RunOptions options;
         for (const auto& [name, value] : kEmbeddedLimits) {
-            options.environment["SHIM_" + name] = value;
-            if (tell_the_sdk) options.environment["SDK_" + name] = value;
+            if (limits != Limits::none) options.environment["SHIM_" + name] = value;
+            if (limits == Limits::shim_and_sdk) options.environment["SDK_" + name] = value;
         }
-        options.environment["LD_PRELOAD"] = SDK_LIMITS_SHIM;
+        if (limits != Limits::none) options.environment["LD_PRELOAD"] = SDK_LIMITS_SHIM;
         // Its own tuning cache: auto tunes under these limits, whatever an earlier run chose.
         options.environment["SDK_TUNING_CACHE"] = (root_ / "tuning.txt").string();
         std::vector<std::string> arguments{"-i", (root_ / "input.bmp").string(), "-o",
@@ -183,17 +186,41 @@ INSTANTIATE_TEST_SUITE_P(EverySampleAndVariant, EmbeddedLimits, ::testing::Value
 // as an embedded driver would: the test above can fail.
 TEST_F(EmbeddedDevice, TheShimRefusesWhatTheSdkWasNotToldOf)
 {
-    const Outcome wide = run({"", "sobel", {"--variant", "16x1", "--work-group", "32x16"}}, false);
+    const Outcome wide = run({"", "sobel", {"--variant", "16x1", "--work-group", "32x16"}}, Limits::shim);
     EXPECT_NE(wide.err.find("limits_shim: refused a work-group of 512 items"), std::string::npos)
         << wide.err;
     EXPECT_NE(wide.err.find("CL_INVALID_WORK_GROUP_SIZE"), std::string::npos) << wide.err;
     // 15x15 weights in 16x8 groups: tiles of more than 32 KiB.
     std::vector<std::string> local{"--variant", "local"};
     for (const auto& word : weights_15x15(false)) local.push_back(word);
-    const Outcome tiles = run({"", "fir_float", local}, false);
+    const Outcome tiles = run({"", "fir_float", local}, Limits::shim);
     EXPECT_NE(tiles.err.find("limits_shim: refused a kernel using"), std::string::npos) << tiles.err;
     EXPECT_NE(tiles.err.find("CL_OUT_OF_RESOURCES"), std::string::npos) << tiles.err;
     EXPECT_NE(tiles.status, 0);
+}
+
+// A choice tuned under the device's own limits is not taken under lower ones: they have tuning
+// cache entries of their own. The entry is made to name the local variant in 16x8 groups, whose
+// 15x15 tiles do not fit 32 KiB, whatever the unlimited run chose.
+TEST_F(EmbeddedDevice, AChoiceTunedWithoutTheLimitsIsNotTakenUnderThem)
+{
+    std::vector<std::string> arguments;
+    for (const auto& word : weights_15x15(false)) arguments.push_back(word);
+    const Case test{"", "fir_float", arguments};
+    const Outcome unlimited = run(test, Limits::none);
+    ASSERT_EQ(unlimited.status, 0) << unlimited.err;
+    const fs::path cache = root_ / "tuning.txt";
+    std::string last, line;
+    for (std::istringstream lines(read_text(cache)); std::getline(lines, line);)
+        if (!line.empty()) last = line;
+    ASSERT_NE(last.find('\t'), std::string::npos) << read_text(cache);
+    const std::string entry = last.substr(0, last.find('\t')) + "\tlocal\t16x8\n";
+    std::ofstream(cache, std::ios::app) << entry;
+    fs::remove(root_ / "output.bmp");
+
+    const Outcome limited = run(test);
+    EXPECT_EQ(limited.status, 0) << limited.err;
+    EXPECT_NE(limited.out.find("Verify: "), std::string::npos) << limited.out << limited.err;
 }
 
 }  // namespace
