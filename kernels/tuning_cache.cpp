@@ -2,6 +2,7 @@
 
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/input_file.hpp"
+#include "common/runtime/device.hpp"
 #include "common/runtime/program_cache.hpp"
 
 #include <charconv>
@@ -85,6 +86,10 @@ std::string device_key(const cl::Device& device)
     std::string key = platform.getInfo<CL_PLATFORM_NAME>() + " | " +
                       device.getInfo<CL_DEVICE_NAME>() + " | " +
                       device.getInfo<CL_DRIVER_VERSION>();
+    // Limits lowered for a test (device_limits) make another device, with choices of its own: a
+    // shape chosen under the device's own limits may not fit them.
+    for (const char* variable : {"SDK_MAX_LOCAL_MEM_BYTES", "SDK_MAX_WORK_GROUP_SIZE"})
+        key += limit_setting(variable);
     // The file's separators cannot come from a driver's strings.
     for (auto& c : key)
         if (c == '\t' || c == '\n' || c == '\r' || c == '\0') c = ' ';

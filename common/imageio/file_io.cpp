@@ -206,6 +206,7 @@ void remove_temporary(const std::filesystem::path& temporary)
 
 AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path)
 {
+    ignore_file_size_signal();
     // Part of the run's output set: write the temporary it made; the set renames it.
     if (ReservedOutput* reserved = OutputSet::reserved_for(path)) {
         if (reserved->taken) throw std::logic_error("AtomicFile: " + quoted(path) + " opened twice");

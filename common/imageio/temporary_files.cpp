@@ -142,9 +142,7 @@ void install_handlers_once()
         action.sa_flags = SA_SIGINFO;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGABRT, &action, &before_abort);
-        // Past RLIMIT_FSIZE a write fails with EFBIG, which each writer reports, instead of
-        // SIGXFSZ ending the process with no word and no clean-up.
-        std::signal(SIGXFSZ, SIG_IGN);
+        ignore_file_size_signal();
         std::atexit(remove_remembered_at_exit);
         std::at_quick_exit(remove_remembered_at_exit);
     });
@@ -158,6 +156,13 @@ void take_stopping_signals()
     std::call_once(once, [] { ::pthread_atfork(nullptr, nullptr, unblock_in_child); });
     std::lock_guard<std::mutex> lock(deferral_mutex);
     start_waiting_once_per_process();
+}
+
+void ignore_file_size_signal()
+{
+    // Past RLIMIT_FSIZE a write fails with EFBIG, which each writer reports, instead of SIGXFSZ
+    // ending the process with no word and no clean-up.
+    std::signal(SIGXFSZ, SIG_IGN);
 }
 
 void remember_temporary(const std::filesystem::path& path)

@@ -15,6 +15,11 @@ namespace sdk {
 // process was told to ignore, as under nohup, stays ignored. Each signal still ends the process
 // as it would have, with its own status, after the driver's handler for it (if any) has run.
 void remember_temporary(const std::filesystem::path& path);
+
+// SIGXFSZ ignored, so that a write past RLIMIT_FSIZE fails with EFBIG. Called again as each file
+// is opened for writing: an OpenCL compiler may have put its own handler there since the run
+// began (Intel's CPU runtime installs LLVM's crash handler, which asks on stderr for a bug report).
+void ignore_file_size_signal();
 void forget_temporary(const std::filesystem::path& path);
 
 // Blocks the stopping signals in this thread (so in every thread it starts afterwards) and starts

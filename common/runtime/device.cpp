@@ -198,20 +198,52 @@ void OpenClContext::record(const cl::Kernel& kernel, const cl::Event& event) con
 
 std::string OpenClContext::device_name() const { return device.getInfo<CL_DEVICE_NAME>(); }
 
-std::uint64_t OpenClContext::max_allocation_bytes() const
+namespace {
+
+// The environment's `name`, a positive number of `units`, where it is below `device_value`.
+std::uint64_t lowered_by(const char* name, const char* units, std::uint64_t device_value)
 {
-    const std::uint64_t device_limit = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
-    // SDK_MAX_ALLOC_BYTES lowers the limit (never raises it): how tests and users make an
-    // ordinary image run in bands on a device that would take it whole.
-    const char* forced = std::getenv("SDK_MAX_ALLOC_BYTES");
-    if (!forced || !*forced) return device_limit;
+    const char* forced = std::getenv(name);
+    if (!forced || !*forced) return device_value;
     char* end = nullptr;
     errno = 0;
     const unsigned long long value = std::strtoull(forced, &end, 10);
     if (*end != '\0' || errno != 0 || value == 0 || forced[0] == '-')
-        throw std::runtime_error(std::string("SDK_MAX_ALLOC_BYTES='") + forced +
-                                 "': expected a positive number of bytes");
-    return std::min<std::uint64_t>(device_limit, value);
+        throw std::runtime_error(std::string(name) + "='" + forced +
+                                 "': expected a positive number of " + units);
+    return std::min<std::uint64_t>(device_value, value);
+}
+
+}  // namespace
+
+DeviceLimits device_limits(const cl::Device& device)
+{
+    DeviceLimits limits;
+    while_doing("querying the device's limits", [&] {
+        limits.max_allocation_bytes = device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+        limits.local_memory_bytes = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+        limits.max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+        limits.max_work_item_sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    });
+    limits.max_allocation_bytes = lowered_by("SDK_MAX_ALLOC_BYTES", "bytes", limits.max_allocation_bytes);
+    limits.local_memory_bytes = lowered_by("SDK_MAX_LOCAL_MEM_BYTES", "bytes", limits.local_memory_bytes);
+    limits.max_work_group_size = static_cast<std::size_t>(
+        lowered_by("SDK_MAX_WORK_GROUP_SIZE", "work-items", limits.max_work_group_size));
+    for (auto& size : limits.max_work_item_sizes)
+        size = std::min(size, limits.max_work_group_size);
+    return limits;
+}
+
+std::string limit_setting(const char* variable)
+{
+    const char* value = std::getenv(variable);
+    if (!value || !*value) return "";
+    return std::string(" (") + variable + "=" + value + ")";
+}
+
+std::uint64_t OpenClContext::max_allocation_bytes() const
+{
+    return device_limits(device).max_allocation_bytes;
 }
 
 OpenClContext make_context(const DeviceSelection& selection)

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace sdk {
 
@@ -34,6 +35,25 @@ void list_devices(std::ostream& out);
 
 cl::Device select_device(const DeviceSelection& selection);
 
+// [Device limits]
+// The limits that launches and buffers are sized by, read here and nowhere else. Each can be
+// lowered (never raised) from the environment, so that a test presents an embedded-class device
+// (32 KiB of local memory, 256 work-items a group, 128 MiB a buffer) on a desktop one:
+// SDK_MAX_ALLOC_BYTES, SDK_MAX_LOCAL_MEM_BYTES and SDK_MAX_WORK_GROUP_SIZE. A value that is not
+// a positive number is an error naming the variable.
+struct DeviceLimits {
+    std::uint64_t max_allocation_bytes = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
+    std::uint64_t local_memory_bytes = 0;    // CL_DEVICE_LOCAL_MEM_SIZE
+    std::size_t max_work_group_size = 0;     // CL_DEVICE_MAX_WORK_GROUP_SIZE
+    // CL_DEVICE_MAX_WORK_ITEM_SIZES, x, y and z, none above max_work_group_size.
+    std::vector<std::size_t> max_work_item_sizes;
+};
+DeviceLimits device_limits(const cl::Device& device);
+// " (NAME=VALUE)" where the environment sets `variable` (one of the three), else "": refusals
+// name it beside the limit, so that a lowered limit is not taken for the device's own.
+std::string limit_setting(const char* variable);
+// [Device limits]
+
 // A batch's --devices all: the device `selection` picks and every other device of its platform
 // and type (without -t, a GPU's type: all its GPUs), each as a selection naming it by platform,
 // index and type, the first being the one select_device picks.
@@ -57,7 +77,7 @@ struct OpenClContext {
     void record(const cl::Kernel& kernel, const cl::Event& event) const;  // named as the kernel
 
     std::string device_name() const;
-    // CL_DEVICE_MAX_MEM_ALLOC_SIZE, or the environment's SDK_MAX_ALLOC_BYTES where lower.
+    // device_limits(device).max_allocation_bytes.
     std::uint64_t max_allocation_bytes() const;
 };
 

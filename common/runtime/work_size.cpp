@@ -1,14 +1,18 @@
 #include "common/runtime/work_size.hpp"
 
+#include "common/runtime/device.hpp"
 #include "common/runtime/errors.hpp"
+
+#include <algorithm>
 
 namespace sdk {
 
 std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& device)
 {
-    return while_doing("querying the kernel's work-group size", [&] {
+    const std::size_t kernel_limit = while_doing("querying the kernel's work-group size", [&] {
         return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
     });
+    return std::min(kernel_limit, device_limits(device).max_work_group_size);
 }
 
 namespace {
@@ -18,14 +22,15 @@ namespace {
 void check_group_limit(const cl::Device& device, std::size_t x, std::size_t y,
                        std::size_t limit, const std::string& who)
 {
-    const auto item_limits = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    const auto item_limits = device_limits(device).max_work_item_sizes;
     if (x == 0 || y == 0 || x > limit || y > limit / x || x > item_limits.at(0) ||
         y > item_limits.at(1))
         throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": " +
                          who + " runs at most " + std::to_string(limit) +
                          " work-items a group on this device (at most " +
                          std::to_string(item_limits.at(0)) + " wide, " +
-                         std::to_string(item_limits.at(1)) + " high)");
+                         std::to_string(item_limits.at(1)) + " high)" +
+                         limit_setting("SDK_MAX_WORK_GROUP_SIZE"));
 }
 
 }  // namespace
@@ -39,7 +44,7 @@ void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::s
 
 void check_work_group_within_device(const cl::Device& device, std::size_t x, std::size_t y)
 {
-    check_group_limit(device, x, y, device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(),
+    check_group_limit(device, x, y, device_limits(device).max_work_group_size,
                       "the device");
 }
 
@@ -70,11 +75,12 @@ LaunchSize launch_size_1d(const cl::Kernel& kernel, const cl::Device& device, st
 void check_local_memory(const cl::Device& device, std::size_t x, std::size_t y,
                         std::uint64_t tile_bytes)
 {
-    const std::uint64_t available = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    const std::uint64_t available = device_limits(device).local_memory_bytes;
     if (tile_bytes > available)
         throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) +
                          ": the local variant's tile needs " + std::to_string(tile_bytes) +
-                         " bytes of local memory, this device has " + std::to_string(available));
+                         " bytes of local memory, this device has " + std::to_string(available) +
+                         limit_setting("SDK_MAX_LOCAL_MEM_BYTES"));
 }
 
 }  // namespace sdk

@@ -19,7 +19,8 @@ struct LaunchSize {
 };
 // [Launch size]
 
-// The most work-items a group of `kernel` may have on `device` (CL_KERNEL_WORK_GROUP_SIZE).
+// The most work-items a group of `kernel` may have on `device` (CL_KERNEL_WORK_GROUP_SIZE, and
+// no more than device_limits' max_work_group_size).
 std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& device);
 
 // Refuses (UsageError) a work-group shape of `x` x `y` that `kernel` cannot run on `device`,
@@ -28,12 +29,12 @@ std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& devic
 void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::size_t x,
                       std::size_t y, const std::string& kernel_name);
 
-// The same against the device's own limits alone (CL_DEVICE_MAX_WORK_GROUP_SIZE and
-// CL_DEVICE_MAX_WORK_ITEM_SIZES), for a kernel not built yet: one built for its group's shape.
+// The same against the device's own limits alone (device_limits: CL_DEVICE_MAX_WORK_GROUP_SIZE
+// and CL_DEVICE_MAX_WORK_ITEM_SIZES), for a kernel not built yet: one built for its group's shape.
 void check_work_group_within_device(const cl::Device& device, std::size_t x, std::size_t y);
 
 // Refuses (UsageError) a work-group of `x` x `y` whose local-memory tile needs `tile_bytes`,
-// more than `device` has (CL_DEVICE_LOCAL_MEM_SIZE), naming both.
+// more than `device` has (device_limits: CL_DEVICE_LOCAL_MEM_SIZE), naming both.
 void check_local_memory(const cl::Device& device, std::size_t x, std::size_t y,
                         std::uint64_t tile_bytes);
 

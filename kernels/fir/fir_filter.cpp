@@ -1,5 +1,6 @@
 #include "kernels/fir/fir_filter.hpp"
 
+#include "common/runtime/device.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/runtime/kernel_args.hpp"
 #include "common/runtime/transfers.hpp"
@@ -170,7 +171,7 @@ void FirFilter::fit_default_local_shape()
 {
     work_group_x_ = kLocalGroupWidth;
     work_group_y_ = 8;
-    const std::uint64_t available = cl_.device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
+    const std::uint64_t available = device_limits(cl_.device).local_memory_bytes;
     while (work_group_y_ > 1 && local_bytes(work_group_x_, work_group_y_) > available)
         work_group_y_ /= 2;
     use_local_kernels(work_group_y_);

@@ -130,6 +130,10 @@ inline void sobel_16_outputs(__global const uchar* luminance, int width, int hei
                                 gradient_y);
 }
 
+// vec_type_hint: the kernel is written in 16-lane vectors already. Without the hint, Intel's CPU
+// compiler vectorises it a second time, across work-items, and the result is many times slower
+// to compile and to run (docs/portability.md#intels-cpu-runtime). Other compilers may ignore it.
+__attribute__((vec_type_hint(short16)))
 __kernel void sobel_16x1(__global const uchar* restrict luminance, const int width,
                          const int height, const int row_pitch,
                          __global char* restrict gradient_x, __global char* restrict gradient_y)
@@ -157,6 +161,7 @@ inline void sobel_edge_tile(__global const uchar* luminance, int width, int heig
 // [Edge tile]
 
 // [Kernel 16x4]
+__attribute__((vec_type_hint(short16)))
 __kernel void sobel_16x4(__global const uchar* restrict luminance, const int width,
                          const int height, const int row_pitch,
                          __global char* restrict gradient_x, __global char* restrict gradient_y)
@@ -263,6 +268,7 @@ inline void store_packed_gradients(PackedTerms difference_above, PackedTerms dif
 // [Packed store]
 
 // [Kernel 16x4 packed]
+__attribute__((vec_type_hint(uint4)))
 __kernel void sobel_16x4_packed(__global const uchar* restrict luminance, const int width,
                                 const int height, const int row_pitch,
                                 __global char* restrict gradient_x,

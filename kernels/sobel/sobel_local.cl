@@ -60,6 +60,8 @@ inline void tile_row_terms(__local const uchar* tile_row, short16* difference, s
 // [Local row terms]
 
 // [Kernel local]
+// vec_type_hint: written in 16-lane vectors (see sobel_16x1 in sobel.cl).
+__attribute__((vec_type_hint(short16)))
 __kernel void sobel_local(__global const uchar* restrict luminance, const int width,
                           const int height, const int row_pitch,
                           __global char* restrict gradient_x, __global char* restrict gradient_y,

@@ -219,10 +219,9 @@ TEST(SobelFilter, LocalTileFollowsTheWorkGroupShape)
     }
     // The widest group the device runs: its tile, (16 x + 2) * 3 bytes, outgrows oclgrind's
     // 32 KiB of local memory but not PoCL's 1 MiB.
-    const cl::Device& device = test_context().device;
-    const std::size_t widest = std::min(device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>(),
-                                        device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>().at(0));
-    if ((16 * widest + 2) * 3 <= device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>()) {
+    const DeviceLimits limits = device_limits(test_context().device);
+    const std::size_t widest = std::min(limits.max_work_group_size, limits.max_work_item_sizes.at(0));
+    if ((16 * widest + 2) * 3 <= limits.local_memory_bytes) {
         EXPECT_NO_THROW(filter.set_work_group(widest, 1));
         return;
     }
@@ -317,8 +316,8 @@ TEST(SobelFilter, WorkGroupSetAfterUploadAppliesToTheNextRun)
 TEST(SobelFilter, RefusesAWorkGroupLargerThanTheKernelRuns)
 {
     SobelFilter& filter = filter_for(SobelVariant::vector_16x1, Border::replicate);
-    const std::size_t limit =
-        test_context().device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();  // the kernel's is no more
+    // the kernel's is no more
+    const std::size_t limit = device_limits(test_context().device).max_work_group_size;
     try {
         filter.set_work_group(limit * 2, 1);
         ADD_FAILURE() << "accepted " << limit * 2 << "x1";
