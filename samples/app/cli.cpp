@@ -46,9 +46,13 @@ void add_device_options(CLI::App& app, DeviceSelection& selection)
 
 namespace {
 // -o names its format: a name ending in anything but .png or .bmp (.jpg, .tif, none) was written
-// as BMP bytes under that name, which the next program to open it misreads.
+// as BMP bytes under that name, which the next program to open it misreads. A folder or a device
+// there is left to the output set, which says what it is.
 void refuse_unwritten_format(const std::filesystem::path& output)
 {
+    std::error_code error;
+    const auto status = std::filesystem::status(output, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return;
     std::string extension = output.extension().string();
     for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (extension == ".png" || extension == ".bmp") return;
