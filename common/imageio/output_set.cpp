@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -78,7 +79,12 @@ public:
         for (const auto& [identity, fd] : opened) {
             fds_.push_back(fd);
             while (::flock(fd, LOCK_EX | LOCK_NB) != 0 && (errno == EWOULDBLOCK || errno == EINTR)) {
-                if (std::chrono::steady_clock::now() > give_up) return;  // renamed unlocked
+                if (std::chrono::steady_clock::now() > give_up) {
+                    std::cerr << program_invocation_short_name
+                              << ": an output folder stayed locked by another process (a `flock` "
+                                 "around the run?): its files are renamed into place unlocked\n";
+                    return;
+                }
                 std::this_thread::sleep_for(std::chrono::milliseconds(2));
             }
         }
