@@ -27,20 +27,33 @@ bool fits_a_line(const std::string& text, bool is_key)
            text.find('\0') == std::string::npos;
 }
 
-// Every well-formed line of the cache, oldest first. InputFile refuses anything but a regular
-// file, and opens without blocking, so a FIFO at the cache's path cannot hang the sample.
-std::vector<Entry> read_entries(const std::filesystem::path& cache)
+// What is at a cache's path: nothing, a file that reads as a cache, or a file that does not.
+enum class Found { nothing, cache, other };
+
+struct CacheFile {
+    Found found = Found::nothing;
+    std::vector<Entry> entries;  // oldest first
+};
+
+// Reads the cache at `path`. InputFile refuses anything but a regular file, and opens without
+// blocking, so a FIFO at the cache's path cannot hang the sample. A file is taken for a cache
+// only when it is within kMaxTuningCacheBytes and each of its lines is an entry (the last may
+// lack its line break): a larger file, or one with a line that is not an entry, is someone
+// else's (a photo, a text of notes) that the variable or a link happens to name.
+CacheFile read_cache(const std::filesystem::path& path)
 {
+    std::error_code error;
+    if (!std::filesystem::exists(std::filesystem::status(path, error))) return {};
     std::string text;
     try {
-        const InputFile file(cache);
-        if (file.size() > kMaxTuningCacheBytes) return {};
+        const InputFile file(path);
+        if (file.size() > kMaxTuningCacheBytes) return {Found::other, {}};
         text.resize(static_cast<std::size_t>(file.size()));
         text.resize(file.read_prefix(text.data(), text.size()));
     } catch (const std::exception&) {
-        return {};  // missing, unreadable, not a regular file: nothing cached
+        return {Found::other, {}};  // unreadable, not a regular file
     }
-    std::vector<Entry> entries;
+    CacheFile cache{Found::cache, {}};
     std::size_t start = 0;
     while (start < text.size()) {
         std::size_t end = text.find('\n', start);
@@ -48,11 +61,14 @@ std::vector<Entry> read_entries(const std::filesystem::path& cache)
         const std::string line = text.substr(start, end - start);
         start = end + 1;
         const std::size_t tab = line.find('\t');
-        if (tab == 0 || tab == std::string::npos || tab + 1 == line.size()) continue;
-        if (line.find('\0') != std::string::npos || line.find('\r') != std::string::npos) continue;
-        entries.push_back({line.substr(0, tab), line.substr(tab + 1)});
+        if (tab == 0 || tab == std::string::npos || tab + 1 == line.size() ||
+            line.find('\0') != std::string::npos || line.find('\r') != std::string::npos) {
+            cache.found = Found::other;  // read for its good lines, never replaced
+            continue;
+        }
+        cache.entries.push_back({line.substr(0, tab), line.substr(tab + 1)});
     }
-    return entries;
+    return cache;
 }
 
 std::string text_of(const std::vector<Entry>& entries, std::size_t first)
@@ -101,7 +117,7 @@ std::optional<std::string> read_tuning_entry(const std::filesystem::path& cache,
 {
     if (cache.empty()) return std::nullopt;
     std::optional<std::string> found;
-    for (auto& entry : read_entries(cache))
+    for (auto& entry : read_cache(cache).entries)
         if (entry.key == key) found = std::move(entry.value);  // the last line for a key wins
     return found;
 }
@@ -110,12 +126,13 @@ bool write_tuning_entry(const std::filesystem::path& cache, const std::string& k
                         const std::string& value)
 {
     if (cache.empty() || !fits_a_line(key, true) || !fits_a_line(value, false)) return false;
-    std::error_code error;
-    const auto status = std::filesystem::status(cache, error);
-    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return false;
+    // Through a symbolic link to the file it names, which must be a cache too: the link stays.
+    const std::filesystem::path file = normalised(cache);
+    CacheFile found = read_cache(file);
+    if (found.found == Found::other) return false;  // not ours to replace
 
     std::vector<Entry> entries;
-    for (auto& entry : read_entries(cache))
+    for (auto& entry : found.entries)
         if (entry.key != key) entries.push_back(std::move(entry));
     entries.push_back({key, value});  // newest last, so the oldest are dropped first
     std::size_t first = 0;
@@ -125,8 +142,8 @@ bool write_tuning_entry(const std::filesystem::path& cache, const std::string& k
     if (text.size() > kMaxTuningCacheBytes) return false;
 
     try {
-        std::filesystem::create_directories(cache.parent_path());
-        write_file_atomically(cache, reinterpret_cast<const std::uint8_t*>(text.data()),
+        std::filesystem::create_directories(file.parent_path());
+        write_file_atomically(file, reinterpret_cast<const std::uint8_t*>(text.data()),
                               text.size());
         return true;
     } catch (const std::exception&) {

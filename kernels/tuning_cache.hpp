@@ -29,10 +29,12 @@ std::string device_key(const cl::Device& device);
 // The value stored under `key`, if the cache has one.
 std::optional<std::string> read_tuning_entry(const std::filesystem::path& cache,
                                              const std::string& key);
-// Replaces (or adds) the line for `key` through a temporary file renamed into place, and returns
-// whether that really happened: false when the cache cannot be named or written, when its path
-// is something other than a regular file (a FIFO or a folder someone put there is left alone),
-// or when the key holds a tab or either holds a line break (the value may hold tabs). The oldest lines go first if the file
+// Replaces (or adds) the line for `key` through a temporary file renamed into place (a symbolic
+// link is followed, and stays), and returns whether that really happened: false when the cache
+// cannot be named or written, when its path holds something that is not a cache (a FIFO, a
+// folder, a file over kMaxTuningCacheBytes or with a line that is not an entry, such as a photo
+// the variable names by mistake: all left as they were), or when the key holds a tab or either
+// holds a line break (the value may hold tabs). The oldest lines go first if the file
 // would outgrow kMaxTuningCacheBytes.
 bool write_tuning_entry(const std::filesystem::path& cache, const std::string& key,
                         const std::string& value);

@@ -28,6 +28,8 @@ struct JpegSource {
     jpeg_source_mgr manager;
     ByteSource* bytes = nullptr;
     JOCTET* buffer = nullptr;
+    bool decoding = false;            // past the headers: jpeg_start_decompress was called
+    bool end_marker_missing = false;  // the file ended there, and an EOI was given in its place
 };
 
 // Called by libjpeg as it reads, at least once per scan: where a file with too many scans is
@@ -57,8 +59,22 @@ boolean on_fill_input_buffer(j_decompress_ptr cinfo)
     }
     // Outside the catch block: jumping out of one would leave the exception alive for ever.
     if (errors.exception) jump_back(reinterpret_cast<j_common_ptr>(cinfo));
+    if (got == 0 && source.decoding && !source.end_marker_missing) {
+        // The end of the file while decoding: an end marker in its place, as libjpeg's own
+        // sources do. A file cut only after its image data (the two bytes of EOI, as cameras and
+        // downloads cut them) then decodes whole; one cut inside the data makes the entropy
+        // decoder meet the marker early, a warning that on_message refuses (check() names it
+        // as a truncation), and one cut between the scans of a progressive file is refused
+        // by read_rows.
+        static const JOCTET kEndMarker[2] = {0xFF, JPEG_EOI};
+        source.end_marker_missing = true;
+        source.manager.next_input_byte = kEndMarker;
+        source.manager.bytes_in_buffer = sizeof kEndMarker;
+        return TRUE;
+    }
     if (got == 0) {
-        // libjpeg's own answer to an early end is a warning and a grey remainder: refuse instead.
+        // Before the image data: nothing to decode. (libjpeg's own answer to an early end is a
+        // warning and a grey remainder.)
         std::snprintf(errors.reason, sizeof errors.reason,
                       "truncated: the file ends at byte %llu, before its image data does",
                       static_cast<unsigned long long>(source.bytes->size()));
@@ -122,11 +138,33 @@ bool read_header(JpegDecompressor* jpeg)
     return true;
 }
 
+// Whether every coefficient of every component reached its last refinement (Al = 0) in the
+// scans read: false for a progressive file whose later scans are missing.
+bool every_coefficient_complete(j_decompress_ptr cinfo)
+{
+    if (!cinfo->progressive_mode || !cinfo->coef_bits) return false;
+    for (int component = 0; component < cinfo->num_components; ++component)
+        for (int k = 0; k < DCTSIZE2; ++k)
+            if (cinfo->coef_bits[component][k] != 0) return false;
+    return true;
+}
+
 bool read_rows(JpegDecompressor* jpeg, RowTarget* rows)
 {
     if (setjmp(jpeg->errors().jump)) return false;
     j_decompress_ptr cinfo = jpeg->cinfo();
+    jpeg->source().decoding = true;
     jpeg_start_decompress(cinfo);
+    // A file of several scans is read whole by jpeg_start_decompress. Its end marker missing, the
+    // scans read must still be every scan: a progressive file's coefficients all refined (a
+    // sequential file of several scans has no such record, and is refused so).
+    if (jpeg->source().end_marker_missing && jpeg_has_multiple_scans(cinfo) &&
+        !every_coefficient_complete(cinfo)) {
+        std::snprintf(jpeg->errors().reason, sizeof jpeg->errors().reason,
+                      "truncated: the file ends after scan %d, before its last scan",
+                      cinfo->input_scan_number);
+        jump_back(cinfo);
+    }
     while (cinfo->output_scanline < cinfo->output_height) {
         const std::size_t y = cinfo->output_scanline;
         JSAMPROW row = rows->row(y);
@@ -251,6 +289,10 @@ private:
     {
         if (succeeded) return;
         if (jpeg_.errors().exception) std::rethrow_exception(jpeg_.errors().exception);
+        const JpegSource& source = jpeg_.source();
+        if (source.end_marker_missing && std::string(jpeg_.errors().reason).rfind("truncated", 0) != 0)
+            fail("truncated: the file ends at byte " + std::to_string(bytes_.size()) +
+                 ", before its image data does (" + jpeg_.errors().reason + ")");
         fail(jpeg_.errors().reason);
     }
 

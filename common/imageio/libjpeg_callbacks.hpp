@@ -12,6 +12,7 @@
 #include <cstdio>  // jpeglib.h uses FILE without including it
 #include <exception>
 
+#include <jerror.h>
 #include <jpeglib.h>
 
 namespace sdk::libjpeg {
@@ -40,11 +41,30 @@ inline Errors& errors_of(j_decompress_ptr cinfo) { return errors_of(reinterpret_
     jump_back(cinfo);
 }
 
-// Warnings (level < 0) are counted, trace messages ignored; nothing is printed: stderr is kept
-// for the one line that says why a run failed.
+// Whether a warning leaves every pixel as the file meant it: bytes skipped between two segments,
+// a header field of an unknown revision, a progressive scan that refines coefficients again. The
+// others say image data was lost (a segment ended early, a code that does not decode, a restart
+// marker out of place) and libjpeg decoded around it, filling the rest flat grey: a damaged photo
+// that looked written.
+inline bool pixels_whole_after(int warning)
+{
+    return warning == JWRN_EXTRANEOUS_DATA || warning == JWRN_ADOBE_XFORM ||
+           warning == JWRN_JFIF_MAJOR || warning == JWRN_BOGUS_PROGRESSION;
+}
+
+// Warnings (level < 0) that lose image data are errors (jumping back with libjpeg's text as the
+// reason); the others are counted; trace messages are ignored. Nothing is printed: stderr is
+// kept for the one line that says why a run failed.
 inline void on_message(j_common_ptr cinfo, int level)
 {
-    if (level < 0) ++errors_of(cinfo).warnings;
+    if (level >= 0) return;
+    Errors& errors = errors_of(cinfo);
+    if (pixels_whole_after(cinfo->err->msg_code)) {
+        ++errors.warnings;
+        return;
+    }
+    if (errors.reason[0] == '\0') (*cinfo->err->format_message)(cinfo, errors.reason);
+    jump_back(cinfo);
 }
 
 inline void use_errors(Errors& errors, j_decompress_ptr cinfo)

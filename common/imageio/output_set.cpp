@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <set>
 #include <string>
 #include <system_error>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -40,7 +43,11 @@ std::string quoted(const std::filesystem::path& path)
 void refuse_non_regular(const std::filesystem::path& output)
 {
     struct stat info {};
-    if (::stat(output.c_str(), &info) != 0) return;  // nothing there yet (or a dangling link)
+    if (::stat(output.c_str(), &info) != 0) {
+        // A loop of symbolic links names no file: renamed over, the link itself was replaced.
+        if (errno == ELOOP) fail(output, std::strerror(ELOOP));
+        return;  // nothing there yet (or a dangling link)
+    }
     if (S_ISREG(info.st_mode)) return;
     fail(output, S_ISDIR(info.st_mode) ? "it is a folder" : "it is not a regular file (a device, FIFO or socket)");
 }
@@ -49,8 +56,15 @@ void refuse_non_regular(const std::filesystem::path& output)
 // runs cannot each hold one and wait for the other), for the few renames of a commit. A folder
 // is known by its device and inode, not its spelling: locked twice ("." and "/home/me", or
 // through a bind mount), the second flock() would wait for ever on the first.
+//
+// The wait is bounded: another run holds a folder's lock only for its renames, while a lock held
+// longer is someone else's, such as the shell's `flock . sample ...` that serialises jobs, which
+// the run itself is waiting under; waited on without limit, it hung for ever. Past kLongestWait
+// the renames go ahead unlocked: each is still atomic, only the set's against another run's not.
 class FolderLocks {
 public:
+    static constexpr std::chrono::seconds kLongestWait{2};
+
     explicit FolderLocks(const std::set<std::filesystem::path>& folders)
     {
         std::map<std::pair<dev_t, ino_t>, int> opened;  // sorted: the fixed order
@@ -61,10 +75,18 @@ public:
             if (::fstat(fd, &info) != 0 || !opened.emplace(std::pair(info.st_dev, info.st_ino), fd).second)
                 ::close(fd);
         }
+        const auto give_up = std::chrono::steady_clock::now() + kLongestWait;
         for (const auto& [identity, fd] : opened) {
-            while (::flock(fd, LOCK_EX) != 0 && errno == EINTR) {
-            }
             fds_.push_back(fd);
+            while (::flock(fd, LOCK_EX | LOCK_NB) != 0 && (errno == EWOULDBLOCK || errno == EINTR)) {
+                if (std::chrono::steady_clock::now() > give_up) {
+                    std::cerr << program_invocation_short_name
+                              << ": an output folder stayed locked by another process (a `flock` "
+                                 "around the run?): its files are renamed into place unlocked\n";
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            }
         }
     }
     ~FolderLocks()

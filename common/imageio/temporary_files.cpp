@@ -27,7 +27,11 @@ struct Slot {
 std::array<Slot, 64> slots;
 std::mutex slots_mutex;  // between threads of the program; removal only reads
 
-constexpr std::array<int, 3> kStoppingSignals = {SIGINT, SIGTERM, SIGHUP};
+// Every signal sent to a process whose default action ends it, short of SIGKILL (which cannot be
+// caught). SIGQUIT is among them: PoCL's LLVM installs a handler for it that returns, and the
+// run then went on as if nothing had been asked. SIGPIPE is apart (below): it comes from a write.
+constexpr std::array<int, 7> kStoppingSignals = {SIGINT,  SIGTERM, SIGHUP, SIGQUIT,
+                                                 SIGALRM, SIGUSR1, SIGUSR2};
 
 // Returns whether any file was remembered.
 bool remove_remembered() noexcept
@@ -70,12 +74,30 @@ int deferring = 0;        // how many SignalsDeferred are alive (threads may nes
 bool stopping = false;    // a signal waits for the deferral to end
 pid_t waiting_in = 0;     // the process whose waiting thread runs (a forked child has none)
 sigset_t waited;          // the stopping signals not ignored when the waiting began
+pthread_t waiting_thread;
 
-void wait_for_stopping_signals()
+// SIGPIPE, from a write to a pipe whose reader is gone (`sample ... | head -1`), goes to the thread
+// that wrote, not to the process: blocked there, it would wait on that thread for ever, unseen by
+// the waiting thread. So it is not blocked; its handler hands it on to the waiting thread, which
+// takes it as it takes the others (a set of renames in progress first runs to its end).
+bool pipe_taken = false;  // SIGPIPE was not ignored when the waiting began
+struct sigaction before_pipe {};
+
+void hand_pipe_to_waiting_thread(int, siginfo_t*, void*)
+{
+    if (waiting_in == ::getpid()) {
+        ::pthread_kill(waiting_thread, SIGPIPE);
+        return;
+    }
+    std::signal(SIGPIPE, SIG_DFL);  // a forked child: stop as it would have
+    std::raise(SIGPIPE);
+}
+
+void wait_for_stopping_signals(sigset_t taken)
 {
     for (;;) {
         siginfo_t info {};
-        const int signal_number = ::sigwaitinfo(&waited, &info);
+        const int signal_number = ::sigwaitinfo(&taken, &info);
         if (signal_number < 0) continue;  // EINTR
         std::unique_lock<std::mutex> lock(deferral_mutex);  // held to the end: no new deferral
         stopping = true;
@@ -83,7 +105,7 @@ void wait_for_stopping_signals()
         remove_remembered();
         struct sigaction current {};
         ::sigaction(signal_number, nullptr, &current);
-        pass_on_and_stop(signal_number, &info, current);
+        pass_on_and_stop(signal_number, &info, signal_number == SIGPIPE ? before_pipe : current);
     }
 }
 
@@ -99,7 +121,18 @@ void start_waiting_once_per_process()
         sigaddset(&waited, signal_number);
     }
     ::pthread_sigmask(SIG_BLOCK, &waited, nullptr);
-    std::thread(wait_for_stopping_signals).detach();
+    // The waiting thread takes SIGPIPE too, blocked in it alone (from its start: it inherits
+    // this thread's mask, which is restored after).
+    sigset_t taken = waited;
+    struct sigaction pipe {};
+    pipe_taken = ::sigaction(SIGPIPE, nullptr, &pipe) == 0 && pipe.sa_handler != SIG_IGN;
+    if (pipe_taken) sigaddset(&taken, SIGPIPE);
+    sigset_t previous;
+    ::pthread_sigmask(SIG_BLOCK, &taken, &previous);
+    std::thread waiting(wait_for_stopping_signals, taken);
+    waiting_thread = waiting.native_handle();
+    waiting.detach();
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     waiting_in = ::getpid();
 }
 
@@ -142,6 +175,14 @@ void install_handlers_once()
         action.sa_flags = SA_SIGINFO;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGABRT, &action, &before_abort);
+        // After the drivers' handlers too (they start before the first temporary).
+        if (pipe_taken) {
+            struct sigaction pipe {};
+            pipe.sa_sigaction = hand_pipe_to_waiting_thread;
+            pipe.sa_flags = SA_SIGINFO | SA_RESTART;
+            sigemptyset(&pipe.sa_mask);
+            ::sigaction(SIGPIPE, &pipe, &before_pipe);
+        }
         ignore_file_size_signal();
         std::atexit(remove_remembered_at_exit);
         std::at_quick_exit(remove_remembered_at_exit);

@@ -2,6 +2,8 @@
 
 #include "common/runtime/resource_limits.hpp"
 
+#include <cstdio>
+
 #include <sys/resource.h>
 
 namespace sdk {
@@ -94,6 +96,29 @@ std::string describe(const std::string& doing, const cl::Error& error)
     return text;
 }
 }  // namespace
+
+std::string printable(const std::string& text)
+{
+    std::string shown;
+    shown.reserve(text.size());
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte != 0x7f) {
+            shown += c;  // UTF-8's bytes too: names in any script are printed as they are
+        } else if (c == '\n') {
+            shown += "\\n";
+        } else if (c == '\t') {
+            shown += "\\t";
+        } else if (c == '\r') {
+            shown += "\\r";
+        } else {
+            char escaped[5];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+            shown += escaped;
+        }
+    }
+    return shown;
+}
 
 std::string out_of_memory_while(const std::string& doing)
 {

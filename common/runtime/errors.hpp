@@ -33,6 +33,11 @@ public:
 
 std::string out_of_memory_while(const std::string& doing);
 
+// `text` with its control characters written as C escapes ("\n", "\x1b"): a file name put in a
+// message or a "Wrote ..." line cannot then split the line or drive the terminal (a photo named
+// with "\x1b[2J" cleared the screen).
+std::string printable(const std::string& text);
+
 // Runs `call`, turning a cl::Error into an OpenClError that says what was being done, and a
 // std::bad_alloc from inside the call (a driver's compiler out of memory, say) into one line
 // that names the step and the memory limit.

@@ -1,5 +1,7 @@
 #include "common/runtime/pipeline_timer.hpp"
 
+#include "common/runtime/errors.hpp"
+
 #include <algorithm>
 
 #include <iomanip>
@@ -67,7 +69,7 @@ void PipelineTimer::print(std::ostream& out) const
         }
     }
     for (const auto& step : lines) {
-        out << "  " << std::left << std::setw(30) << step.name << std::right << std::setw(11)
+        out << "  " << std::left << std::setw(30) << printable(step.name) << std::right << std::setw(11)
             << std::setprecision(3) << step.ms << std::setw(12) << std::setprecision(1);
         if (step.bytes > 0 && step.ms > 0)
             out << static_cast<double>(step.bytes) / (step.ms * 1e3);

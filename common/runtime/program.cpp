@@ -184,7 +184,7 @@ cl::Program build_program_once(const OpenClContext& cl, const std::string& kerne
     std::string full_source = source;
     std::set<std::string> seen{kernel_file};
     append_included_sources(source, folder, seen, full_source);
-    const ProgramCacheEntry entry = program_cache_entry(cl, full_source, full_options(options, folder));
+    const ProgramCacheEntry entry = program_cache_entry(cl, path, full_source, full_options(options, folder));
     if (auto cached = load_cached_program(cl, entry, full_options(options, folder))) return *cached;
     cl::Program program = build_source(cl, source, kernel_file, path.string(), options, folder);
     save_program_binary(cl, program, entry);

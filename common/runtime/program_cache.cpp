@@ -1,5 +1,6 @@
 #include "common/runtime/program_cache.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -77,6 +78,42 @@ std::optional<std::vector<unsigned char>> read_whole_binary(const ProgramCacheEn
     return std::vector<unsigned char>(binary.begin(), binary.end());
 }
 
+// After `entry` is saved: the entries of its lineage it supersedes go, then, while the folder's
+// entries add up to more than kMaxProgramCacheBytes, the one written longest ago. Best effort:
+// another run may be removing the same files.
+void evict_beside(const ProgramCacheEntry& entry)
+{
+    struct Entry {
+        std::filesystem::path path;
+        std::uintmax_t bytes;
+        std::filesystem::file_time_type written;
+    };
+    std::vector<Entry> kept;
+    std::uintmax_t total = 0;
+    std::error_code error;
+    for (const auto& file : std::filesystem::directory_iterator(entry.path.parent_path(), error)) {
+        const std::string name = file.path().filename().string();
+        if (file.path() == entry.path || file.path().extension() != ".bin" ||
+            !file.is_regular_file(error))
+            continue;
+        if (name.rfind(entry.lineage, 0) == 0) {
+            std::filesystem::remove(file.path(), error);  // superseded: its source was edited
+            continue;
+        }
+        const std::uintmax_t bytes = file.file_size(error);
+        if (error) continue;
+        kept.push_back({file.path(), bytes, file.last_write_time(error)});
+        total += bytes;
+    }
+    total += std::filesystem::file_size(entry.path, error);
+    std::sort(kept.begin(), kept.end(),
+              [](const Entry& a, const Entry& b) { return a.written < b.written; });
+    for (const Entry& oldest : kept) {
+        if (total <= kMaxProgramCacheBytes) break;
+        if (std::filesystem::remove(oldest.path, error)) total -= oldest.bytes;
+    }
+}
+
 }  // namespace
 
 std::filesystem::path sdk_cache_folder()
@@ -89,8 +126,8 @@ std::filesystem::path sdk_cache_folder()
     return {};
 }
 
-ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::string& full_source,
-                                      const std::string& options)
+ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::filesystem::path& source_file,
+                                      const std::string& full_source, const std::string& options)
 {
     if (const char* setting = std::getenv("SDK_PROGRAM_CACHE"); setting && std::string(setting) == "0")
         return {};
@@ -109,7 +146,11 @@ ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::string
             ("platform " + platform_name + " (" + platform_version + ")\n") +
             ("device " + device + "\n") + ("driver " + driver + "\n") +
             ("options " + options + "\n") + ("source " + digest(full_source) + "\n");
-        return {folder / "programs" / (key + ".bin"), provenance};
+        const std::string lineage =
+            digest(platform_name + '\n' + platform_version + '\n' + device + '\n' + driver + '\n' +
+                   options + '\n' + std::filesystem::absolute(source_file).lexically_normal().string())
+                .substr(0, 16) + "-";
+        return {folder / "programs" / (lineage + key + ".bin"), provenance, lineage};
     } catch (const cl::Error&) {
         return {};  // a driver that cannot name itself gets no cache
     }
@@ -155,7 +196,11 @@ void save_program_binary(const OpenClContext& cl, const cl::Program& program,
             }
         }
         std::filesystem::rename(temporary, entry.path, error);
-        if (error) std::filesystem::remove(temporary, error);
+        if (error) {
+            std::filesystem::remove(temporary, error);
+            return;
+        }
+        evict_beside(entry);
     } catch (const cl::Error&) {
         // No binary from this driver: no cache, and nothing wrong.
     }

@@ -24,15 +24,23 @@ std::filesystem::path sdk_cache_folder();
 // binary is whole. Anything odd about an entry (missing, unreadable, too large, cut short,
 // damaged, another key's, rejected by the driver) means a build from source that replaces it,
 // never an error. SDK_PROGRAM_CACHE=0 turns the cache off.
+//
+// The folder does not grow without bound (the tutorial invites editing the kernels, and each
+// edit is a new key): an entry's name starts with its lineage, the source file, options and
+// device it was built for, and saving an entry removes the others of its lineage, which its
+// source has superseded; past kMaxProgramCacheBytes in all, the entries written longest ago go.
+constexpr std::uintmax_t kMaxProgramCacheBytes = std::uintmax_t{64} << 20;
 struct ProgramCacheEntry {
     std::filesystem::path path;  // empty: no cache (turned off, or no cache folder)
     // What the program is built from, as the entry's first lines: the key, the platform, device
     // and driver, the options and the source's hash. An entry that starts otherwise is not
     // this program's (a file copied over it, a damaged header).
     std::string provenance;
+    std::string lineage;  // the start of the entry's name that its superseded entries share
 };
-ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::string& full_source,
-                                      const std::string& options);
+// `source_file`: the kernel's file (its path), whose edits supersede one another.
+ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::filesystem::path& source_file,
+                                      const std::string& full_source, const std::string& options);
 
 // The program built from the entry's binary, or nothing. built from the entry's binary, or nothing.
 std::optional<cl::Program> load_cached_program(const OpenClContext& cl,

@@ -1,8 +1,11 @@
 #include "samples/app/batch.hpp"
 
+#include "samples/app/sample_io.hpp"
+
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/image_file.hpp"
 #include "common/imageio/input_file.hpp"
+#include "common/imageio/output_set.hpp"
 #include "common/imageio/temporary_files.hpp"
 #include "common/runtime/device.hpp"
 #include "common/runtime/errors.hpp"
@@ -20,6 +23,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <system_error>
 #include <thread>
@@ -50,7 +54,7 @@ bool is_photo(const fs::path& file)
     }
 }
 
-std::vector<fs::path> photos_in_folder(const fs::path& folder)
+std::vector<fs::path> photos_in_folder(const fs::path& folder, std::vector<std::string>* skipped)
 {
     std::vector<fs::path> photos;
     std::error_code error;
@@ -64,7 +68,25 @@ std::vector<fs::path> photos_in_folder(const fs::path& folder)
     if (photos.empty())
         throw FileError(quoted(folder) + " is a directory with no BMP, PNG or JPEG file in it");
     std::sort(photos.begin(), photos.end());
-    return photos;
+    // A link to another photo of the folder (latest.png -> IMG_0001.png) is that photo again:
+    // left out, saying so, where the batch refused the folder whole as if the user had listed a
+    // file twice.
+    std::map<fs::path, fs::path> not_links;  // a photo's file -> its name, links left out
+    for (const fs::path& photo : photos)
+        if (!fs::is_symlink(photo, error)) not_links.emplace(normalised(photo), photo);
+    std::vector<fs::path> kept;
+    for (const fs::path& photo : photos) {
+        const auto same = not_links.find(normalised(photo));
+        if (fs::is_symlink(photo, error) && same != not_links.end()) {
+            if (skipped)
+                skipped->push_back("Skipped " + printable(photo.string()) + ": a link to " +
+                                   printable(same->second.filename().string()) +
+                                   ", which the batch reads already");
+            continue;
+        }
+        kept.push_back(photo);
+    }
+    return kept;
 }
 
 // Options that describe one run, not a photo's: each refused in a batch, saying why.
@@ -156,7 +178,7 @@ public:
         const std::lock_guard<std::mutex> hold(lock_);
         ++(written ? written_ : failed_);
         clear_progress_line();
-        if (written && !quiet_) std::cout << "Wrote " << photo.output.string() << "\n" << std::flush;
+        if (written && !quiet_) std::cout << "Wrote " << printable(photo.output.string()) << "\n" << std::flush;
         show_progress_line();
     }
 
@@ -182,6 +204,9 @@ public:
             << " photos/s, " << jobs << " in flight at once";
         if (devices > 1) out << " on " << devices << " devices";
         if (failed_ > 0) out << "; " << failed_ << " failed";
+        // A usage or build error stops the batch: the photos it did not start are counted too.
+        if (const std::size_t not_started = photos_ - written_ - failed_; not_started > 0)
+            out << "; " << not_started << " not started (the batch stopped at the error above)";
         out << "\nTime in each stage, summed over the photos (stages of different photos overlap):\n";
         double total = 0;
         for (const double ms : stage_ms_) total += ms;
@@ -236,6 +261,37 @@ private:
     std::vector<TraceTrack> tracks_;
 };
 
+// The folders -o makes (`-o new/deeper/results`: all three when none exists), removed again at the
+// end, deepest first, if the batch left them empty: a batch that writes nothing leaves nothing.
+class MadeFolders {
+public:
+    explicit MadeFolders(const fs::path& folder)
+    {
+        std::error_code error;
+        fs::path missing = fs::absolute(folder, error).lexically_normal();
+        if (error) return;
+        if (missing.filename().empty()) missing = missing.parent_path();  // "results/"
+        std::error_code not_there;  // set for every missing folder: only its answer matters
+        while (missing.has_relative_path() && !fs::exists(fs::symlink_status(missing, not_there))) {
+            missing_.push_back(missing);
+            missing = missing.parent_path();
+        }
+    }
+    ~MadeFolders()
+    {
+        for (const fs::path& folder : missing_) {
+            std::error_code error;
+            if (!fs::is_directory(folder, error) || !fs::is_empty(folder, error)) break;
+            fs::remove(folder, error);
+        }
+    }
+    MadeFolders(const MadeFolders&) = delete;
+    MadeFolders& operator=(const MadeFolders&) = delete;
+
+private:
+    std::vector<fs::path> missing_;  // deepest first
+};
+
 }  // namespace
 
 bool is_batch(const std::vector<fs::path>& inputs)
@@ -244,7 +300,7 @@ bool is_batch(const std::vector<fs::path>& inputs)
     return inputs.size() > 1 || (inputs.size() == 1 && fs::is_directory(inputs.front(), ignored));
 }
 
-std::vector<fs::path> photos_of(const std::vector<fs::path>& inputs)
+std::vector<fs::path> photos_of(const std::vector<fs::path>& inputs, std::vector<std::string>* skipped)
 {
     std::vector<fs::path> photos;
     for (const fs::path& input : inputs) {
@@ -253,7 +309,7 @@ std::vector<fs::path> photos_of(const std::vector<fs::path>& inputs)
             photos.push_back(input);
             continue;
         }
-        for (const fs::path& photo : photos_in_folder(input)) photos.push_back(photo);
+        for (const fs::path& photo : photos_in_folder(input, skipped)) photos.push_back(photo);
     }
     return photos;
 }
@@ -265,6 +321,10 @@ std::vector<BatchPhoto> plan_batch(const std::vector<fs::path>& photos, const fs
     if (fs::exists(folder, error) && !fs::is_directory(folder, error))
         throw UsageError("-o " + quoted(folder) + ": a batch writes its results into a folder, "
                          "and this is a file");
+    if (fs::is_symlink(fs::symlink_status(folder, error)) && !fs::exists(folder, error))
+        throw UsageError("-o " + quoted(folder) + ": a symbolic link to " +
+                         quoted(fs::read_symlink(folder, error)) +
+                         ", which does not exist; make that folder, or name another");
     std::map<fs::path, fs::path> by_file;  // a photo's file (links and dots resolved) -> as given
     std::map<fs::path, fs::path> by_result;
     std::vector<BatchPhoto> plan;
@@ -297,10 +357,11 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
     std::vector<BatchPhoto> plan;
     // --devices all: the photos' threads take the devices in turn, thread k device k mod n.
     std::vector<DeviceSelection> devices{options.device};
+    std::vector<std::string> skipped;  // links to photos the batch reads already
     const int refused = exit_status_of(name, [&] {
         refuse_single_run_options(app);
         if (options.output.empty()) throw UsageError("-o: an empty path names no folder");
-        plan = plan_batch(photos_of(options.inputs), options.output,
+        plan = plan_batch(photos_of(options.inputs, &skipped), options.output,
                           options.output_format.empty() ? "png" : options.output_format);
         if (options.trace)
             for (const BatchPhoto& planned : plan)
@@ -311,17 +372,34 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
         if (options.devices == "all") devices = every_device_like(options.device);
     });
     if (refused != 0) return refused;
+    if (!options.quiet)
+        for (const std::string& line : skipped) std::cout << line << "\n";
 
     // Before any thread starts (the workers, the drivers'): the stopping signals go to the
     // thread that removes temporaries, so a photo in flight leaves none (temporary_files.hpp).
     take_stopping_signals();
     reuse_contexts();
+    const MadeFolders made_folders(options.output);
     std::error_code error;
-    const bool made_folder = fs::create_directories(options.output, error);
+    fs::create_directories(options.output, error);
     if (error) {
         std::cerr << name << ": cannot create the folder " << quoted(options.output) << ": "
                   << error.message() << "\n";
         return 1;
+    }
+    // The trace is the batch's own output: reserved now, before any photo, with the checks of a
+    // single run's outputs (not a device, a FIFO or a folder; its folder there), and written at
+    // the end. The drivers start first, so that their signal handlers are behind the set's.
+    std::optional<OutputSet> trace_file;
+    if (options.trace) {
+        const int status = exit_status_of(name, [&] {
+            let_the_drivers_start();
+            refuse_replacing_what_runs_read({*options.trace});
+            std::vector<fs::path> inputs;
+            for (const BatchPhoto& planned : plan) inputs.push_back(planned.input);
+            trace_file.emplace(inputs, std::vector<fs::path>{*options.trace});
+        });
+        if (status != 0) return status;
     }
 
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
@@ -381,17 +459,17 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
         workers.emplace_back(run_photos, plan.size(), worker);
     for (std::thread& worker : workers) worker.join();
 
-    if (options.trace) {
+    if (trace_file) {
         const int status = exit_status_of(name, [&] {
             const std::string json = progress.trace_json(name);
             write_file_atomically(*options.trace, reinterpret_cast<const std::uint8_t*>(json.data()),
                                   json.size());
+            trace_file->commit();
         });
         if (status != 0) return status;
-        if (!options.quiet) std::cout << "Wrote " << options.trace->string() << "\n";
+        if (!options.quiet) std::cout << "Wrote " << printable(options.trace->string()) << "\n";
     }
 
-    if (made_folder && fs::is_empty(options.output, error)) fs::remove(options.output, error);
     if (!options.quiet) progress.print_summary(std::cout, jobs, devices.size());
     if (stopped_with != 0) return stopped_with;
     return progress.failed() > 0 ? 1 : 0;

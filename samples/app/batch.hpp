@@ -20,8 +20,10 @@ bool is_batch(const std::vector<std::filesystem::path>& inputs);
 // The photos `inputs` name, in order: files as listed, and for a folder its image files (BMP,
 // PNG or JPEG, known by their first bytes as read_image knows them; names starting with '.' and
 // sub-folders left out) sorted by name. A file that cannot be read is kept, to fail by name.
-// Throws FileError for a folder with no image in it.
-std::vector<std::filesystem::path> photos_of(const std::vector<std::filesystem::path>& inputs);
+// A folder's symbolic link to another of its photos is left out, and a line saying so added to
+// `skipped`. Throws FileError for a folder with no image in it.
+std::vector<std::filesystem::path> photos_of(const std::vector<std::filesystem::path>& inputs,
+                                             std::vector<std::string>* skipped = nullptr);
 
 struct BatchPhoto {
     std::filesystem::path input;

@@ -19,6 +19,13 @@ std::filesystem::path default_input_image()
     return executable_directory() / "assets" / "input.bmp";
 }
 
+CLI::Validator a_value()
+{
+    return CLI::Validator(
+        [](std::string& text) { return text.empty() ? std::string("an empty value") : std::string(); },
+        "");  // no description: the option's type name says what it takes
+}
+
 namespace {
 // The bundled image is found relative to the executable: in a build, bin/assets is a link to the
 // source tree's assets/; in an installed folder, its own assets/. A folder copied without it gets
@@ -38,10 +45,12 @@ void add_device_options(CLI::App& app, DeviceSelection& selection)
 {
     app.add_option("-p,--platform", selection.platform,
                    "OpenCL platform number, from 0 (see --list-devices)")
-        ->type_name("N");
+        ->type_name("N")
+        ->check(a_value());
     app.add_option("-d,--device", selection.device,
                    "OpenCL device number within the platform, from 0 (see --list-devices)")
-        ->type_name("N");
+        ->type_name("N")
+        ->check(a_value());
     accept_names(app.add_option("-t,--type", selection.type,
                                 "device type (default: the first GPU, else the first device)"),
                  std::map<std::string, DeviceType>{{"cpu", DeviceType::cpu},
@@ -51,6 +60,23 @@ void add_device_options(CLI::App& app, DeviceSelection& selection)
 }
 
 namespace {
+// -o names its format: a name ending in anything but .png or .bmp (.jpg, .tif, none) was written
+// as BMP bytes under that name, which the next program to open it misreads. A folder or a device
+// there is left to the output set, which says what it is.
+void refuse_unwritten_format(const std::filesystem::path& output)
+{
+    std::error_code error;
+    const auto status = std::filesystem::status(output, error);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return;
+    std::string extension = output.extension().string();
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (extension == ".png" || extension == ".bmp") return;
+    throw UsageError("-o '" + output.string() + "': " +
+                     (extension.empty() ? "a name without an extension"
+                                        : "'" + output.extension().string() + "' is not a format written") +
+                     "; the samples write PNG (.png) or BMP (.bmp)");
+}
+
 // An empty path names no file (taken as the current folder, an output hung at its commit).
 const CLI::Validator a_path(
     [](std::string& text) {
@@ -73,7 +99,7 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
         ->check(a_path)
         ->default_str(options.input.string());
     app.add_option("-o,--output", options.output,
-                   "output image: PNG when its name ends in .png, else BMP; for a batch, the "
+                   "output image: PNG for a name ending in .png, BMP for .bmp; for a batch, the "
                    "FOLDER its results go into, each named after its input")
         ->type_name("FILE")
         ->check(a_path)
@@ -132,7 +158,18 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
         app.add_option("--band-rows", options.band_rows,
                        "run in bands of at most N output rows (default: the whole image when the "
                        "device can allocate it, else bands as tall as fit; see docs/whole_run.md)")
-            ->type_name("N");
+            ->type_name("N")
+            ->check(CLI::Validator(
+                [](std::string& text) {
+                    // 0 and '' meant "the whole image" silently; that is the option left out.
+                    const bool digits = !text.empty() && text.find_first_not_of("0123456789") ==
+                                                             std::string::npos;
+                    return digits && text.find_first_not_of('0') != std::string::npos
+                               ? std::string()
+                               : "'" + text + "' is not a number of rows from 1 (leave the option "
+                                              "out for the whole image)";
+                },
+                ""));
     // Not offered: kept out of the help, but still parsed, so that the sample can refuse it
     // with its reason rather than CLI11's "not expected".
     if (bands == BandsOption::not_offered) band_rows->group("");
@@ -224,6 +261,7 @@ int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
         if (options.jobs > 0) throw UsageError("--jobs: a batch's option (several inputs or a folder)");
         if (!options.devices.empty())
             throw UsageError("--devices: a batch's option (several inputs or a folder)");
+        refuse_unwritten_format(options.output);
         // Contexts log their commands only when a trace will show them.
         log_commands_of_new_contexts(options.trace.has_value());
         body(options);
@@ -236,7 +274,7 @@ int exit_status_of(const std::string& name, const std::function<void()>& work,
     // Each message is one write: a batch's photos fail side by side, and lines must not mix.
     const auto line = [&](const std::string& what) {
         const bool named = subject.empty() || what.find(subject) != std::string::npos;
-        return name + ": " + (named ? "" : subject + ": ") + what;
+        return printable(name + ": " + (named ? "" : subject + ": ") + what);
     };
     const auto say = [](const std::string& text) { std::cerr << text << std::flush; };
     try {

@@ -163,7 +163,7 @@ int main(int argc, char** argv)
         }
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
-        log << "Wrote " << options.output.string() << "\n";
+        log << "Wrote " << sdk::printable(options.output.string()) << "\n";
 
         // 8. With --floor: what any program must move for this job, measured now on this
         //    machine, against which the steps above are read (samples/app/run_floor.hpp).

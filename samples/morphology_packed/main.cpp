@@ -49,7 +49,8 @@ int main(int argc, char** argv)
     std::string size;
     app.add_option("--size", size,
                    "the rectangle's, cross's or ellipse's WxH, odd, 1 to 63 (default 3x3)")
-        ->type_name("WxH");
+        ->type_name("WxH")
+        ->check(sdk::a_value());
     sdk::MorphologyOperation operation = sdk::MorphologyOperation::close;
     sdk::accept_names(app.add_option("--op", operation,
                                      "dilate, erode, close = erode(dilate), open = dilate(erode)"),
@@ -59,7 +60,8 @@ int main(int argc, char** argv)
     app.add_option("--roi", region,
                    "process only the region X,Y,W,H in pixels (left, top, width, height); the "
                    "rest is copied")
-        ->type_name("X,Y,W,H");
+        ->type_name("X,Y,W,H")
+        ->check(sdk::a_value());
     sdk::TuningOptions tuning;
     sdk::add_tuning_options(app, tuning,
                             "the dilate and erode passes' work-group shape WxH, e.g. 16x8 "
@@ -183,7 +185,7 @@ int main(int argc, char** argv)
                                    copies.result.output);
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
-        log << "Wrote " << options.output.string()
+        log << "Wrote " << sdk::printable(options.output.string())
             << (options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "") << "\n";
 
         // 7. With --floor: what any program must move for this job, measured now on this

@@ -210,7 +210,7 @@ int main(int argc, char** argv)
         // 8. Every file complete: put them all in place together.
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
-        log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
+        log << "Wrote " << sdk::printable(options.output.string()) << (save_gradients ? " and its -dX, -dY images\n" : "\n");
 
         // 9. With --floor: what any program must move for this job, measured now on this
         //    machine, against which the steps above are read (samples/app/run_floor.hpp).

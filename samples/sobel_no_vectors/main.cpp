@@ -68,7 +68,7 @@ int main(int argc, char** argv)
         }
         sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
         outputs.commit();
-        log << "Wrote " << options.output.string() << (save_gradients ? " and its -dX, -dY images\n" : "\n");
+        log << "Wrote " << sdk::printable(options.output.string()) << (save_gradients ? " and its -dX, -dY images\n" : "\n");
 
         // 6. With --floor: what any program must move for this job, measured now on this
         //    machine, against which the steps above are read (samples/app/run_floor.hpp).

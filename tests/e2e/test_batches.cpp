@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -310,6 +311,118 @@ TEST_F(Batches, RefusedUpFront)
     }
 }
 
+// A batch's --trace is an output like a single run's, checked before any photo (issue 38, items
+// 1 and 5): a FIFO, a folder or a missing folder refused with one line and nothing written (no
+// result, no folder made); a symbolic link followed, the link kept.
+TEST_F(Batches, TraceIsCheckedAsASingleRunsOutputBeforeAnyPhoto)
+{
+    add_photo(photos_, "a.bmp", bmp_photo(8, 8, 24));
+    add_photo(photos_, "b.bmp", bmp_photo(9, 7, 25));
+    const fs::path results = root_ / "results";
+    const fs::path fifo = root_ / "fifo", folder = root_ / "folder";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+    fs::create_directory(folder);
+    for (const fs::path& trace : {fifo, folder, root_ / "no-such-folder" / "t.json"}) {
+        SCOPED_TRACE(trace);
+        const Outcome outcome = run("sobel", {"-q", "-i", photos_.string(), "-o", results.string(),
+                                              "--trace", trace.string()});
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+        EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+        EXPECT_NE(outcome.err.find(trace.string()), std::string::npos) << outcome.err;
+        EXPECT_FALSE(fs::exists(results)) << "a photo was written before the trace was checked";
+    }
+    EXPECT_TRUE(fs::is_fifo(fifo));
+    EXPECT_TRUE(fs::is_directory(folder));
+    EXPECT_TRUE(fs::is_empty(folder));
+
+    const fs::path target = root_ / "target.json", link = root_ / "link.json";
+    sdk::write_file_atomically(target, reinterpret_cast<const std::uint8_t*>("old"), 3);
+    fs::create_symlink(target, link);
+    const Outcome outcome = run("sobel", {"-q", "-i", photos_.string(), "-o", results.string(),
+                                          "--trace", link.string()});
+    EXPECT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(read_text(target).rfind("{\"traceEvents\": [", 0), 0u);
+    EXPECT_EQ(files_under(results).size(), 2u);
+}
+
+// A batch that writes nothing into `-o new/deeper/results` leaves none of the three folders it
+// made (issue 38, item 6); a folder that was there before stays.
+TEST_F(Batches, NoPhotoWrittenLeavesNoneOfTheFoldersItMade)
+{
+    add_photo(photos_, "x.bmp", {'B', 'M', 0, 0});
+    fs::create_directory(root_ / "kept");
+    const Outcome outcome = run("sobel", {"-q", "-i", photos_.string(), "-o",
+                                          (root_ / "kept" / "new" / "deeper" / "results").string()});
+    EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+    EXPECT_TRUE(fs::is_directory(root_ / "kept"));
+    EXPECT_FALSE(fs::exists(root_ / "kept" / "new"));
+}
+
+// A usage error on photo 2 of 4 stops the batch; the summary counts the two never started
+// (issue 38, item 9) so that its numbers add up.
+TEST_F(Batches, TheSummaryOfAStoppedBatchCountsThePhotosNotStarted)
+{
+    add_photo(photos_, "1.bmp", bmp_photo(40, 30, 26));
+    add_photo(photos_, "2.bmp", bmp_photo(8, 8, 27));  // --roi below does not fit in it
+    add_photo(photos_, "3.bmp", bmp_photo(40, 30, 28));
+    add_photo(photos_, "4.bmp", bmp_photo(40, 30, 29));
+    const Outcome outcome = run("morphology_packed", {"-i", photos_.string(), "-o",
+                                                      (root_ / "results").string(), "-j", "1",
+                                                      "--roi", "0,0,16,16"});
+    EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << ": " << outcome.err;
+    EXPECT_NE(outcome.out.find("1 of 4 photos written"), std::string::npos) << outcome.out;
+    EXPECT_NE(outcome.out.find("1 failed; 2 not started"), std::string::npos) << outcome.out;
+}
+
+// `-o dang`, a symbolic link to nothing: refused saying so (issue 38, item 11), not "cannot
+// create the folder: File exists"; the link left as it was.
+TEST_F(Batches, ADanglingLinkAsTheOutputFolderIsRefusedSayingSo)
+{
+    add_photo(photos_, "a.bmp", bmp_photo(8, 8, 30));
+    add_photo(photos_, "b.bmp", bmp_photo(8, 8, 31));
+    const fs::path dangling = root_ / "dang";
+    fs::create_symlink(root_ / "nowhere", dangling);
+    expect_refused("sobel", {"-i", photos_.string(), "-o", dangling.string()},
+                   "a symbolic link to '" + (root_ / "nowhere").string() + "', which does not exist");
+    EXPECT_TRUE(fs::is_symlink(dangling));
+    EXPECT_FALSE(fs::exists(root_ / "nowhere"));
+}
+
+// morphology_packed's --roi '' and --size '' ran as if left out, exit 0 (issue 38, item 8): usage
+// errors now, as the empty values of the other options are.
+TEST_F(Batches, MorphologysEmptyRegionAndSizeAreUsageErrors)
+{
+    const fs::path photo = add_photo(photos_, "a.bmp", bmp_photo(8, 8, 32));
+    for (const char* option : {"--roi", "--size"}) {
+        SCOPED_TRACE(option);
+        const Outcome outcome = run("morphology_packed", {"-i", photo.string(), "-o",
+                                                          (root_ / "out.bmp").string(), option, ""});
+        EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << ": " << outcome.err;
+        EXPECT_NE(outcome.err.find(option), std::string::npos) << outcome.err;
+        EXPECT_FALSE(fs::exists(root_ / "out.bmp"));
+    }
+}
+
+// Photos named with an escape sequence and a newline (issue 38, item 10): "Wrote ..." and a
+// failed photo's line show the names escaped, so nothing reaches the terminal raw and each
+// message stays one line.
+TEST_F(Batches, ControlCharactersInNamesArePrintedEscaped)
+{
+    add_photo(photos_, "clear\x1b[2J.bmp", bmp_photo(8, 8, 33));
+    add_photo(photos_, "two\nlines.bmp", bmp_photo(8, 8, 34));
+    add_photo(photos_, "bad\x1b[31m.bmp", {'B', 'M', 0, 0});
+    const Outcome outcome = run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string(), "-j", "1"});
+    EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+    EXPECT_EQ(outcome.out.find('\x1b'), std::string::npos) << outcome.out;
+    EXPECT_EQ(outcome.err.find('\x1b'), std::string::npos) << outcome.err;
+    EXPECT_NE(outcome.out.find("clear\\x1b[2J.png\n"), std::string::npos) << outcome.out;
+    EXPECT_NE(outcome.out.find("two\\nlines.png\n"), std::string::npos) << outcome.out;
+    EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+    EXPECT_NE(outcome.err.find("bad\\x1b[31m.bmp"), std::string::npos) << outcome.err;
+    EXPECT_TRUE(fs::exists(root_ / "results" / "two\nlines.png"));
+}
+
 // --devices all spreads the photos over every device like the chosen one (here the one device
 // there is, or every GPU of its platform): the results are the bytes of the one-device batch.
 TEST_F(Batches, DevicesAllWritesTheSameResults)
@@ -397,6 +510,81 @@ TEST_F(Batches, StoppedMidBatchKeepsWhatWasWrittenAndLeavesNoTemporary)
         }
     }
     EXPECT_GE(stopped_part_way, 1) << "no batch was stopped part-way: the test tested nothing";
+}
+
+// `sobel -i photos -o results -j 2 | head -1` over earlier results (issue 38, item 2): the reader
+// leaves after one line, SIGPIPE stops the batch at its next line, and every earlier result is
+// there whole, with no temporary left beside it. Three times: before the fix, each left some.
+TEST_F(Batches, AReaderThatLeavesStopsTheBatchKeepingEveryResult)
+{
+    for (int photo = 0; photo < 12; ++photo)
+        add_photo(photos_, "p" + std::to_string(10 + photo) + ".bmp", bmp_photo(512, 384, 60u + photo));
+    const fs::path results = root_ / "results";
+    const Outcome first = run("sobel", {"-q", "-i", photos_.string(), "-o", results.string()});
+    ASSERT_TRUE(first.exited && first.status == 0) << first.err;
+    const auto earlier = files_under(results);
+    ASSERT_EQ(earlier.size(), 12u);
+    const std::string sobel = program("sobel").string();
+    std::vector<std::string> words{sobel, "-i", photos_.string(), "-o", results.string(), "-j", "2"};
+    std::vector<char*> argv;
+    for (auto& word : words) argv.push_back(word.data());
+    argv.push_back(nullptr);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        SCOPED_TRACE("attempt " + std::to_string(attempt));
+        int ends[2];
+        ASSERT_EQ(::pipe(ends), 0);
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            ::close(ends[0]);
+            if (::dup2(ends[1], 1) < 0) ::_exit(126);
+            ::execv(argv[0], argv.data());
+            ::_exit(127);
+        }
+        ::close(ends[1]);
+        std::string line;
+        char c = 0;
+        while (::read(ends[0], &c, 1) == 1 && c != '\n') line += c;
+        ::close(ends[0]);  // as head -1 does after its line
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        EXPECT_EQ(line.rfind("Wrote ", 0), 0u) << line;
+        EXPECT_TRUE(WIFSIGNALED(status) ? WTERMSIG(status) == SIGPIPE : WEXITSTATUS(status) == 0)
+            << status;
+        EXPECT_EQ(temporaries_in(results), "");
+        const auto now = files_under(results);
+        std::string names;  // not their bytes: a failure would print megabytes
+        for (const auto& [name, bytes] : now) names += name + " ";
+        EXPECT_TRUE(now == earlier) << "not the earlier results, whole: " << names;
+    }
+}
+
+// SIGQUIT (Ctrl-\\) stops a batch as SIGINT does (issue 38, item 2): before, a handler of the
+// OpenCL driver's took it and the batch ran on to its end with exit status 0.
+TEST_F(Batches, SigquitStopsTheBatchAndLeavesNoTemporary)
+{
+    for (int photo = 0; photo < 24; ++photo)
+        add_photo(photos_, "p" + std::to_string(10 + photo) + ".bmp", bmp_photo(1024, 768, 80u + photo));
+    const fs::path results = root_ / "results";
+    // SIGQUIT's default action dumps core: not wanted here (the child inherits the limit).
+    struct rlimit core {};
+    ::getrlimit(RLIMIT_CORE, &core);
+    const struct rlimit no_core {0, core.rlim_max};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    const Started started = start_program(program("sobel"), {"-q", "-i", photos_.string(), "-o",
+                                                             results.string(), "-j", "2"},
+                                          root_, logs_);
+    ::setrlimit(RLIMIT_CORE, &core);
+    // Once the first result is there: the device started, photos in flight.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    std::error_code ignored;
+    while (!fs::exists(results / "p10.png", ignored) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ::kill(started.pid, SIGQUIT);
+    const Outcome outcome = wait_for(started);
+    EXPECT_TRUE(!outcome.exited && outcome.signal == SIGQUIT) << outcome.how;
+    EXPECT_EQ(temporaries_in(results), "");
+    EXPECT_LT(files_under(results).size(), 24u) << "the batch ran on to its end";
 }
 
 // On a terminal, a batch that runs longer than a second shows "[k/N photos, x photos/s]" on

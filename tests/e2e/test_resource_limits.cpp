@@ -17,6 +17,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 namespace {
@@ -218,6 +219,38 @@ TEST_F(ResourceLimits, JustTooLittleAddressSpaceEndsInALineNotASignal)
 
 // Without limits: an .icd file whose library cannot be loaded is named with the loader's reason,
 // and a folder with no .icd file says so; both are one line and exit 1.
+// --floor with room for the output but not for the floor's scratch copy beside it (a small tmpfs,
+// so root only): the output is committed first, so the floor's failure is a note and the exit
+// status 0 (issue 38, item 12: exit 1 told a script the output was not written).
+TEST_F(ResourceLimits, AFloorWithoutRoomIsANoteAfterTheOutputIsWritten)
+{
+    const std::vector<std::string> arguments{"--floor", "-o", "output.bmp", "--variant", "16x1"};
+    const Outcome unbounded = run_program(sdk::executable_directory() / "sobel", arguments, root_,
+                                          root_);
+    ASSERT_TRUE(unbounded.exited && unbounded.status == 0) << unbounded.how << ": " << unbounded.err;
+    const std::uintmax_t output_bytes = fs::file_size(root_ / "output.bmp");
+    const fs::path small = root_ / "small";
+    fs::create_directory(small);
+    // Room for the output and half of it again: the floor's copy of its bytes does not fit.
+    const std::string size = "size=" + std::to_string((output_bytes * 3 / 2 + 4095) / 4096 * 4096);
+    if (::geteuid() != 0 || ::mount("tmpfs", small.c_str(), "tmpfs", 0, size.c_str()) != 0)
+        GTEST_SKIP() << "needs root to mount a small tmpfs";
+    struct Unmount {
+        fs::path at;
+        ~Unmount() { ::umount(at.c_str()); }
+    } unmount{small};
+    const fs::path logs = root_ / "logs";
+    fs::create_directory(logs);
+    const Outcome outcome = run_program(sdk::executable_directory() / "sobel", arguments, small, logs);
+    EXPECT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
+    EXPECT_NE(outcome.out.find("Floor not measured (the output is written): cannot measure the floor"),
+              std::string::npos) << outcome.out;
+    EXPECT_EQ(fs::file_size(small / "output.bmp"), output_bytes);
+    std::size_t files = 0;
+    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(small)) ++files;
+    EXPECT_EQ(files, 1u) << "the floor's scratch copy was left";
+}
+
 TEST(MissingPlatform, ADriverThatCannotBeLoadedIsNamed)
 {
     const fs::path folder = fs::temp_directory_path() / ("missing-platform-" + std::to_string(::getpid()));

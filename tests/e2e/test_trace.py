@@ -36,6 +36,14 @@ def step_table_names(stdout):
     return names
 
 
+def printable(name):
+    """A name as the step table prints it: control characters escaped (errors.hpp's printable),
+    while the trace keeps every character as it is."""
+    escapes = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    return "".join(escapes.get(c, f"\\x{ord(c):02x}") if ord(c) < 0x20 or ord(c) == 0x7F else c
+                   for c in name)
+
+
 class TraceRun(unittest.TestCase):
     def trace_of(self, sample, *args, output_name=b"out.bmp"):
         folder = tempfile.mkdtemp(prefix="trace-test-").encode()
@@ -60,7 +68,7 @@ class TraceRun(unittest.TestCase):
                 self.assertIn(key, bar)
         host = [e for e in bars if e["tid"] == host_tid]
         device = [e for e in bars if e["tid"] == device_tid]
-        self.assertEqual([e["name"] for e in host], step_table_names(stdout))
+        self.assertEqual([printable(e["name"]) for e in host], step_table_names(stdout))
         for kernel in kernels:
             self.assertIn(kernel, [e["name"] for e in device])
         # Every device command lies inside the host step that waited for it, within the error

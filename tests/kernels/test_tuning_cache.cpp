@@ -60,12 +60,38 @@ TEST(TuningCacheFile, IgnoresCorruptLinesAndKeepsTheGoodOnes)
     EXPECT_EQ(read_tuning_entry(cache.path(), "a"), "good");
     EXPECT_EQ(read_tuning_entry(cache.path(), "b"), "last line without a break");
     EXPECT_FALSE(read_tuning_entry(cache.path(), "garbage without a tab"));
-    // Writing keeps the good lines and drops the corrupt ones.
-    ASSERT_TRUE(write_tuning_entry(cache.path(), "c", "new"));
-    EXPECT_EQ(read_tuning_entry(cache.path(), "a"), "good");
-    std::ifstream file(cache.path(), std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(file)), {});
-    EXPECT_EQ(text, "a\tgood\nb\tlast line without a break\nc\tnew\n");
+    // A file with lines that are not entries may be someone else's: never replaced.
+    const auto before = std::filesystem::file_size(cache.path());
+    EXPECT_FALSE(write_tuning_entry(cache.path(), "c", "new"));
+    EXPECT_EQ(std::filesystem::file_size(cache.path()), before);
+}
+
+TEST(TuningCacheFile, AFileThatIsNotACacheIsNeverReplaced)
+{
+    // A photo or a text the variable names by mistake (issue 38, item 3): left byte for byte.
+    using namespace std::string_literals;
+    for (const std::string& content :
+         {"\xff\xd8\xff\xe0\x00\x10JFIF\x00"s + std::string(5000, '\x7f'),
+          "notes\nof a user\n"s, "a\tgood\nthen a line of prose\n"s}) {
+        const CacheFile cache("foreign");
+        cache.write(content);
+        EXPECT_FALSE(write_tuning_entry(cache.path(), "a", "value"));
+        std::ifstream file(cache.path(), std::ios::binary);
+        EXPECT_EQ(std::string((std::istreambuf_iterator<char>(file)), {}), content);
+    }
+}
+
+TEST(TuningCacheFile, ASymbolicLinkIsFollowedAndKept)
+{
+    const CacheFile cache("link-target");
+    const CacheFile link("link");
+    cache.write("a\told\n");
+    std::filesystem::create_directories(link.path().parent_path());
+    std::filesystem::create_symlink(cache.path(), link.path());
+    ASSERT_TRUE(write_tuning_entry(link.path(), "b", "new"));
+    EXPECT_TRUE(std::filesystem::is_symlink(link.path()));
+    EXPECT_EQ(read_tuning_entry(cache.path(), "a"), "old");
+    EXPECT_EQ(read_tuning_entry(cache.path(), "b"), "new");
 }
 
 TEST(TuningCacheFile, AFileOverTheCapIsNotRead)
@@ -75,10 +101,9 @@ TEST(TuningCacheFile, AFileOverTheCapIsNotRead)
     text.resize(kMaxTuningCacheBytes + 1, '#');
     cache.write(text);
     EXPECT_FALSE(read_tuning_entry(cache.path(), "a"));
-    // Writing starts a fresh file, within the cap.
-    ASSERT_TRUE(write_tuning_entry(cache.path(), "b", "new"));
-    EXPECT_EQ(read_tuning_entry(cache.path(), "b"), "new");
-    EXPECT_LE(std::filesystem::file_size(cache.path()), kMaxTuningCacheBytes);
+    // Never written by a cache (writes keep within the cap), so someone else's: left alone.
+    EXPECT_FALSE(write_tuning_entry(cache.path(), "b", "new"));
+    EXPECT_EQ(std::filesystem::file_size(cache.path()), kMaxTuningCacheBytes + 1);
 }
 
 TEST(TuningCacheFile, AFileAtTheCapIsRead)

@@ -127,11 +127,37 @@ TEST(JpegReject, Truncated)
 {
     for (const bool progressive : {false, true}) {
         const auto bytes = valid_jpeg(progressive);
-        for (const std::size_t size : {std::size_t{3}, std::size_t{100}, bytes.size() / 2, bytes.size() - 2}) {
+        for (const std::size_t size : {std::size_t{3}, std::size_t{100}, bytes.size() / 2, bytes.size() - 5}) {
             SCOPED_TRACE(std::to_string(size) + (progressive ? " progressive" : ""));
             kJpeg.expect_rejected({bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size)}, "truncated");
         }
     }
+}
+
+// A file whose image data is whole and only its end marker (EOI, the last two bytes) is missing,
+// as cameras and downloads cut them (issue 38, item 16): decoded, the very pixels of the whole
+// file; but a progressive file cut between two scans is still refused, its later scans missing.
+TEST(JpegRead, AFileWithoutItsEndMarkerIsDecoded)
+{
+    for (const bool progressive : {false, true}) {
+        SCOPED_TRACE(progressive ? "progressive" : "baseline");
+        JpegSpec spec = smooth_spec(3, 61, 45);
+        spec.progressive = progressive;
+        const auto whole = codectest::build_jpeg(spec);
+        ASSERT_EQ(whole[whole.size() - 2], 0xFF);
+        ASSERT_EQ(whole[whole.size() - 1], 0xD9);
+        const std::vector<std::uint8_t> cut(whole.begin(), whole.end() - 2);
+        EXPECT_EQ(kJpeg.decode(cut).pixels, kJpeg.decode(whole).pixels);
+    }
+    JpegSpec spec = smooth_spec(3, 61, 45);
+    spec.progressive = true;
+    const auto whole = codectest::build_jpeg(spec);
+    std::size_t last_scan = 0;  // where the last SOS marker starts
+    for (std::size_t i = 0; i + 1 < whole.size(); ++i)
+        if (whole[i] == 0xFF && whole[i + 1] == 0xDA) last_scan = i;
+    ASSERT_GT(last_scan, 0u);
+    kJpeg.expect_rejected({whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(last_scan)},
+                          "truncated: the file ends after scan");
 }
 
 TEST(JpegReject, JunkAfterSignature)
@@ -172,6 +198,44 @@ TEST(JpegReject, HugeDeclaredSize)
     kJpeg.expect_rejected(with_size(16384, 16384), "more than a file of");
 }
 
+// Damage libjpeg decodes around with a warning, filling the rest flat grey (issue 38, item 4): the
+// first half of the data followed by an end marker, and a frame header that claims more rows and
+// columns than the data holds; baseline, progressive and with restart markers, read sequentially
+// and (restart markers) on three threads. Each refused in one line, never a grey photo.
+TEST(JpegReject, DataThatEndsBeforeTheImageIsNotDecodedAround)
+{
+    for (const int variant : {0, 1, 2}) {
+        JpegSpec spec = smooth_spec(3, 400, 300);
+        spec.progressive = variant == 1;
+        spec.restart_rows = variant == 2 ? 1 : 0;
+        const std::vector<std::uint8_t> whole = codectest::build_jpeg(spec);
+        SCOPED_TRACE(variant == 0 ? "baseline" : variant == 1 ? "progressive" : "restart markers");
+        std::vector<std::uint8_t> half(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2));
+        half.insert(half.end(), {0xFF, 0xD9});
+        std::vector<std::uint8_t> larger = whole;  // 400x300 of data, its header saying 800x600
+        for (std::size_t i = 2; i + 9 < larger.size(); ++i) {
+            if (larger[i] == 0xFF && (larger[i + 1] == 0xC0 || larger[i + 1] == 0xC2)) {
+                larger[i + 5] = 600 >> 8, larger[i + 6] = 600 & 0xFF;
+                larger[i + 7] = 800 >> 8, larger[i + 8] = 800 & 0xFF;
+                break;
+            }
+        }
+        for (const auto* damaged : {&half, &larger}) {
+            kJpeg.expect_rejected(*damaged, "test.jpg: Corrupt JPEG data");
+            sdk::JpegDecoding parallel;
+            parallel.threads = 3;
+            parallel.parallel_from_pixels = 0;
+            std::string said = "<accepted>";
+            try {
+                sdk::decode_jpeg(damaged->data(), damaged->size(), "test.jpg", parallel);
+            } catch (const std::exception& error) {
+                said = error.what();
+            }
+            EXPECT_NE(said.find("test.jpg: Corrupt JPEG data"), std::string::npos) << said;
+        }
+    }
+}
+
 // ----- Files that cost without bound ------------------------------------------------------------
 
 std::size_t scans_in(const std::vector<std::uint8_t>& jpeg)
@@ -181,16 +245,46 @@ std::size_t scans_in(const std::vector<std::uint8_t>& jpeg)
     return scans;
 }
 
+// `jpeg` with its first scan (a DC scan, which sets coefficients rather than refining them, so
+// that repeating it decodes without damage: libjpeg only warns that the progression is odd)
+// repeated `copies` times before the end marker, each copy with the tables before it.
+std::vector<std::uint8_t> with_first_scan_repeated(const std::vector<std::uint8_t>& jpeg, std::size_t copies)
+{
+    // Segments from SOI: a marker, a length, then for SOS the entropy-coded data up to the next
+    // marker that is neither a stuffed 0xFF00 nor a restart marker.
+    std::size_t at = 2, tables = 0, first_end = 0;
+    while (at + 4 <= jpeg.size() && first_end == 0) {
+        const int marker = jpeg[at + 1];
+        if (marker == 0xC4 && tables == 0) tables = at;  // the first scan's Huffman tables
+        std::size_t next = at + 2 + (std::size_t{jpeg[at + 2]} << 8 | jpeg[at + 3]);
+        if (marker == 0xDA) {
+            while (next + 1 < jpeg.size() &&
+                   !(jpeg[next] == 0xFF && jpeg[next + 1] != 0 && (jpeg[next + 1] < 0xD0 || jpeg[next + 1] > 0xD7)))
+                ++next;
+            first_end = next;
+        }
+        if (marker != 0xC4 && marker != 0xDA) tables = 0;  // tables belong to the scan after them
+        at = next;
+    }
+    if (tables == 0 || first_end == 0) std::abort();
+    std::vector<std::uint8_t> out(jpeg.begin(), jpeg.end() - 2);
+    for (std::size_t i = 0; i < copies; ++i)
+        out.insert(out.end(), jpeg.begin() + static_cast<std::ptrdiff_t>(tables),
+                   jpeg.begin() + static_cast<std::ptrdiff_t>(first_end));
+    out.insert(out.end(), {0xFF, 0xD9});
+    return out;
+}
+
 TEST(JpegReject, MoreScansThanTheLimit)
 {
     JpegSpec spec = smooth_spec(1, 64, 64);
     spec.progressive = true;
     const std::vector<std::uint8_t> file = codectest::build_jpeg(spec);
     const std::size_t limit = sdk::kMaxJpegScans;
-    const auto at_limit = codectest::with_last_scan_repeated(file, limit - scans_in(file));
+    const auto at_limit = with_first_scan_repeated(file, limit - scans_in(file));
     ASSERT_EQ(scans_in(at_limit), limit);
     EXPECT_EQ(kJpeg.decode(at_limit).width, 64u);
-    const auto past_limit = codectest::with_last_scan_repeated(file, limit + 1 - scans_in(file));
+    const auto past_limit = with_first_scan_repeated(file, limit + 1 - scans_in(file));
     kJpeg.expect_rejected(past_limit, "too many scans: scan " + std::to_string(limit + 1) +
                                           " found, the limit is " + std::to_string(limit));
 }

@@ -164,8 +164,8 @@ TEST(JpegBands, WhatReadyThrowsLeavesTheDecoding)
     }
 }
 
-// Damage that libjpeg decodes around with a warning, in the last piece: the pieces above it are
-// handed over by the parallel attempt, the rest by the sequential decoder that takes over.
+// Damage in the last piece that libjpeg warns about but decodes whole: the parallel attempt fails,
+// and the sequential decoder that takes over finishes, each band handed over once.
 TEST(JpegBands, AParallelAttemptThatFailsIsFinishedSequentially)
 {
     const auto file = noisy_jpeg(48, 256, 1);
@@ -189,7 +189,9 @@ TEST(JpegBands, AParallelAttemptThatFailsIsFinishedSequentially)
         expect_each_band_once(store);
         EXPECT_EQ(store.pixels(), codectest::decode_jpeg_directly(damaged));
         EXPECT_EQ(store.broken, "");
-        EXPECT_EQ(store.ready.front(), 0u);  // handed over by the parallel attempt
+        // Which band comes first is a race between the pieces' threads: damage that loses data
+        // is refused now (a piece stops at it), and what the sequential decoder still takes
+        // here is damage that leaves the pixels whole (bytes skipped before a marker).
     }
     EXPECT_EQ(checked, 3);
 }

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -233,6 +235,45 @@ TEST_F(OutputSetTest, ALinkToAFileNotYetThereCreatesThatFile)
     }
     EXPECT_TRUE(fs::is_symlink(folder_ / "b.bmp"));
     EXPECT_EQ(text_of(folder_ / "a.bmp"), "new");
+}
+
+// `flock . sample ...`, the shell's way to serialise jobs, holds a lock on the output folder for
+// the whole run (issue 38, item 13): the commit waits a bounded time for it, then renames, where it
+// waited for ever.
+TEST_F(OutputSetTest, ALockHeldOnTheFolderByTheUserDoesNotHangTheCommit)
+{
+    const int held = ::open(folder_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ASSERT_GE(held, 0);
+    ASSERT_EQ(::flock(held, LOCK_EX), 0);
+    auto committed = std::async(std::launch::async, [&] {
+        OutputSet set({input_}, {folder_ / "out.bmp"});
+        write(folder_ / "out.bmp", "new");
+        set.commit();
+    });
+    const bool in_time = committed.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+    EXPECT_TRUE(in_time) << "the commit still waits on the user's lock";
+    ::flock(held, LOCK_UN);  // lets a hung commit end, so that the test does too
+    committed.get();
+    ::close(held);
+    EXPECT_EQ(text_of(folder_ / "out.bmp"), "new");
+}
+
+// a.bmp -> b.bmp -> a.bmp: a loop names no file, and is refused (ELOOP) with both links left as
+// they were (issue 38, item 18: the link a.bmp was replaced by a regular file).
+TEST_F(OutputSetTest, ALoopOfSymbolicLinksIsRefused)
+{
+    fs::create_symlink("b.bmp", folder_ / "a.bmp");
+    fs::create_symlink("a.bmp", folder_ / "b.bmp");
+    try {
+        OutputSet set({input_}, {folder_ / "a.bmp"});
+        ADD_FAILURE() << "a loop of links accepted as an output";
+    } catch (const FileError& error) {
+        EXPECT_NE(std::string(error.what()).find("Too many levels of symbolic links"), std::string::npos)
+            << error.what();
+    }
+    EXPECT_TRUE(fs::is_symlink(folder_ / "a.bmp"));
+    EXPECT_TRUE(fs::is_symlink(folder_ / "b.bmp"));
+    EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "b.bmp", "input.bmp"}));
 }
 
 // An empty path names no file; taken as the current folder it was locked twice under two

@@ -1,6 +1,7 @@
 // The small pieces of common/: borders, work sizes, statistics, the step table.
 #include "kernels/border.hpp"
 #include "kernels/names.hpp"
+#include "common/runtime/errors.hpp"
 #include "common/runtime/profiling.hpp"
 #include "common/runtime/program.hpp"
 #include "common/runtime/work_size.hpp"
@@ -168,6 +169,17 @@ TEST(DivideRoundUp, Basics)
     EXPECT_EQ(divide_round_up(1, 16), 1u);
     EXPECT_EQ(divide_round_up(16, 16), 1u);
     EXPECT_EQ(divide_round_up(17, 16), 2u);
+}
+
+// A file name in a message (issue 38, item 10): control characters escaped, so "\x1b[2J" cannot
+// clear the terminal nor a newline split the line; everything else, UTF-8 included, as it is.
+TEST(Printable, EscapesControlCharactersOnly)
+{
+    EXPECT_EQ(printable("photo \x1b[2J.png"), "photo \\x1b[2J.png");
+    EXPECT_EQ(printable("two\nlines\r\t.png"), "two\\nlines\\r\\t.png");
+    EXPECT_EQ(printable(std::string("nul\0", 4) + "\x7f"), "nul\\x00\\x7f");
+    EXPECT_EQ(printable("Øresund – été.png"), "Øresund – été.png");
+    EXPECT_EQ(printable("plain/path with spaces.bmp"), "plain/path with spaces.bmp");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -125,9 +126,50 @@ TEST_F(ProgramCache, ABuildLeavesAnEntryTheNextBuildUses)
 TEST_F(ProgramCache, AChangedIncludeIsANewKey)
 {
     EXPECT_EQ(run_add(), 15);
+    const auto first = entries();
     write("offset.cl", "#define OFFSET 7\n");
     EXPECT_EQ(run_add(), 17);  // not the old binary
+    ASSERT_EQ(entries().size(), 1u);  // which it superseded
+    EXPECT_NE(entries(), first);
+}
+
+// Each edit of a kernel is a new key; the entries it supersedes (same file, options and device)
+// go, so that editing does not grow the folder (issue 38, item 15: 20 edits left 21 entries).
+// Another file's entry stays.
+TEST_F(ProgramCache, EditsOfOneSourceKeepOneEntry)
+{
+    write("other.cl", "__kernel void other(__global int* value) { *value = 1; }\n");
+    build_program(test_context(), "other.cl", "", root_ / "kernels");
+    for (int offset = 1; offset <= 4; ++offset) {
+        write("offset.cl", "#define OFFSET " + std::to_string(offset) + "\n");
+        EXPECT_EQ(run_add(), 10 + offset);
+    }
     EXPECT_EQ(entries().size(), 2u);
+    // A different option is another lineage: both kept.
+    build_program(test_context(), "add.cl", "-DUNUSED=1", root_ / "kernels");
+    EXPECT_EQ(entries().size(), 3u);
+}
+
+// Past kMaxProgramCacheBytes, the entries written longest ago go (two of 40 MiB here, sparse
+// files: the size counts, not the disk's blocks).
+TEST_F(ProgramCache, TheFolderKeepsUnderItsCap)
+{
+    EXPECT_EQ(run_add(), 15);
+    const fs::path folder = root_ / "cache" / "programs";
+    const fs::path older = folder / "0123456789abcdef-old.bin", newer = folder / "fedcba9876543210-new.bin";
+    for (const fs::path& big : {older, newer}) {
+        std::ofstream{big};
+        fs::resize_file(big, std::uintmax_t{40} << 20);
+    }
+    fs::last_write_time(older, fs::file_time_type::clock::now() - std::chrono::hours(2));
+    fs::last_write_time(newer, fs::file_time_type::clock::now() - std::chrono::hours(1));
+    write("offset.cl", "#define OFFSET 6\n");
+    EXPECT_EQ(run_add(), 16);
+    EXPECT_FALSE(fs::exists(older));
+    EXPECT_TRUE(fs::exists(newer));
+    std::uintmax_t total = 0;
+    for (const fs::path& entry : entries()) total += fs::file_size(entry);
+    EXPECT_LE(total, kMaxProgramCacheBytes);
 }
 
 TEST_F(ProgramCache, ADamagedEntryMeansABuildFromSource)

@@ -76,6 +76,24 @@ TEST_F(BatchPlan, AFoldersPhotosAreItsImagesSortedByName)
     EXPECT_EQ(photos_of({root_ / "photos/readme.txt"}), std::vector<fs::path>{root_ / "photos/readme.txt"});
 }
 
+// A folder with a link to one of its own photos (latest.png -> IMG_0001.png): the link is left
+// out, saying so, and the batch goes on (issue 38, item 7: refused whole as "in the batch twice").
+// Listed by the user, a file and a link to it are still the same photo twice.
+TEST_F(BatchPlan, AFoldersLinkToItsOwnPhotoIsLeftOutSayingSo)
+{
+    const fs::path first = file("photos/IMG_0001.png", png());
+    const fs::path second = file("photos/IMG_0002.png", png());
+    fs::create_symlink("IMG_0001.png", root_ / "photos/latest.png");
+    std::vector<std::string> skipped;
+    const auto photos = photos_of({root_ / "photos"}, &skipped);
+    EXPECT_EQ(photos, (std::vector<fs::path>{first, second}));
+    ASSERT_EQ(skipped.size(), 1u);
+    EXPECT_EQ(skipped.front(), "Skipped " + (root_ / "photos/latest.png").string() +
+                                   ": a link to IMG_0001.png, which the batch reads already");
+    EXPECT_EQ(plan_batch(photos, root_ / "out", "png").size(), 2u);
+    EXPECT_THROW(plan_batch({first, root_ / "photos/latest.png"}, root_ / "out", "png"), UsageError);
+}
+
 TEST_F(BatchPlan, AFolderWithoutImagesIsOneLineNamingIt)
 {
     file("empty/readme.txt", "not an image");

@@ -106,6 +106,50 @@ TEST(CommonOptions, UsageErrorsExitWithTwoAndSkipTheBody)
     }
 }
 
+// Values that meant the default silently (issue 38, item 8): empty ones, and --band-rows 0, are
+// usage errors as every other option's empty value is.
+TEST(CommonOptions, EmptyValuesAndZeroBandRowsAreUsageErrors)
+{
+    const std::vector<std::vector<std::string>> bad{
+        {"--band-rows", ""}, {"--band-rows", "0"}, {"--band-rows", "00"}, {"--device", ""},
+        {"--platform", ""},  {"-d", ""},           {"-p", ""}};
+    for (const auto& arguments : bad) {
+        CommonOptions options;
+        bool ran = false;
+        testing::internal::CaptureStderr();
+        EXPECT_EQ(parse(options, arguments, &ran), 2) << arguments[0] << " '" << arguments[1] << "'";
+        const std::string message = testing::internal::GetCapturedStderr();
+        EXPECT_FALSE(ran) << arguments[0] << " '" << arguments[1] << "'";
+        EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
+        EXPECT_NE(message.find(arguments[0]), std::string::npos) << message;
+    }
+    CommonOptions options;
+    EXPECT_EQ(parse(options, {"--band-rows", "16"}), 0);
+    EXPECT_EQ(options.band_rows, 16u);
+}
+
+// -o names a format the samples write, or is refused (issue 38, item 17): edges.jpg, .jpeg, .tif,
+// .webp or no extension were written as BMP bytes under that name.
+TEST(CommonOptions, AnOutputNamedForAnotherFormatIsAUsageError)
+{
+    for (const char* output : {"edges.jpg", "edges.jpeg", "edges.tif", "edges.webp", "edges", "out/edges.png.bak"}) {
+        CommonOptions options;
+        bool ran = false;
+        testing::internal::CaptureStderr();
+        EXPECT_EQ(parse(options, {"-o", output}, &ran), 2) << output;
+        const std::string message = testing::internal::GetCapturedStderr();
+        EXPECT_FALSE(ran) << output;
+        EXPECT_NE(message.find("PNG (.png) or BMP (.bmp)"), std::string::npos) << message;
+        EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
+    }
+    for (const char* output : {"edges.png", "EDGES.BMP", "out/a.b.Png"}) {
+        CommonOptions options;
+        bool ran = false;
+        EXPECT_EQ(parse(options, {"-o", output}, &ran), 0) << output;
+        EXPECT_TRUE(ran) << output;
+    }
+}
+
 TEST(CommonOptions, HelpExitsWithZero)
 {
     CommonOptions options;
