@@ -361,6 +361,9 @@ TEST_F(Batches, TraceShowsEveryPhotosStages)
     EXPECT_NE(json.find("photos on thread 1"), std::string::npos);
     EXPECT_NE(json.find("\"cat\": \"decode\""), std::string::npos);
     EXPECT_NE(json.find("\"cat\": \"encode\""), std::string::npos);
+    // The summary splits the device stage: the device's own time, and the rest.
+    EXPECT_NE(outcome.out.find("\n    working "), std::string::npos) << outcome.out;
+    EXPECT_NE(outcome.out.find("\n    waiting "), std::string::npos) << outcome.out;
     // Only the batch's timeline: no photo wrote one of its own beside its result.
     EXPECT_EQ(files_under(root_ / "results").size(), 3u);
 }

@@ -100,6 +100,35 @@ TEST_P(TransferTest, ThreadsWithQueuesOfTheirOwnOnOneContextGetTheirOwnBytes)
         EXPECT_TRUE(received[i] == sent[i]) << memory_mode_name(GetParam()) << ", thread " << i;
 }
 
+// A batch splits its device stage by the commands each photo's thread enqueues: this thread's
+// observer sees every command of its transfer, each with the device's time on it, and no
+// command once it is cleared.
+TEST_P(TransferTest, ThisThreadsObserverSeesItsTransfersCommands)
+{
+    const OpenClContext& cl = test_context();
+    const std::size_t bytes = 4097;
+    const auto data = random_bytes(bytes, 3);
+    const cl::Buffer buffer = create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE, bytes, "bytes");
+    std::vector<cl::Event> seen;
+    observe_commands_on_this_thread([&](const cl::Event& event) { seen.push_back(event); });
+    upload_bytes(cl, GetParam(), buffer, data.data(), bytes, "bytes");
+    observe_commands_on_this_thread({});
+    ASSERT_FALSE(seen.empty()) << memory_mode_name(GetParam());
+    for (const cl::Event& event : seen) EXPECT_GE(command_ms(event), 0.0);
+    const std::size_t count = seen.size();
+    upload_bytes(cl, GetParam(), buffer, data.data(), bytes, "bytes");
+    EXPECT_EQ(seen.size(), count);
+}
+
+// A command that never ran has no device time: 0, not an error.
+TEST(CommandTime, IsZeroForACommandThatDidNotRun)
+{
+    cl::UserEvent never(test_context().context);
+    EXPECT_EQ(command_ms(never), 0.0);
+    never.setStatus(CL_COMPLETE);  // a user event has no profiling times even then
+    EXPECT_EQ(command_ms(never), 0.0);
+}
+
 TEST(RowPitch, IsTheRowRoundedUpToACacheLine)
 {
     EXPECT_EQ(pitch_for(0), 0u);
