@@ -36,6 +36,15 @@ OpenedImage open_image(const std::filesystem::path& input, Decoding decoding)
     return image;
 }
 
+Image host_luminance(const OpenedImage& image, PipelineTimer& pipeline)
+{
+    const std::string name = image.file->path().filename().string();
+    if (image.decoding)
+        return pipeline.time("wait for decoding " + name, 0, [&] { return image.decoding->take(); });
+    return pipeline.time("read and decode " + name + " on the host", image.file->size(),
+                         [&] { return read_luminance(*image.file); });
+}
+
 RowFootprint file_row_footprint(const OpenedImage& image)
 {
     const std::uint64_t output_row = bmp_grey_stride(image.width());
