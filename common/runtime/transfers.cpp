@@ -169,23 +169,33 @@ struct PinnedChunks {
 };
 constexpr std::size_t kMostPinnedPairs = 4;
 
+// Every context's pairs, and the lock and the signal that lend them.
+struct PinnedPairs {
+    std::map<cl_context, std::vector<std::unique_ptr<PinnedChunks>>> by_context;
+    std::mutex lock;
+    std::condition_variable handed_back;
+};
+PinnedPairs& pinned_pairs()
+{
+    static auto* pairs = new PinnedPairs;  // never destroyed, as the buffers are never released
+    return *pairs;
+}
+
 class PinnedChunksLease {
 public:
     PinnedChunksLease(const OpenClContext& cl, std::size_t transfer_bytes)
     {
-        static auto* by_context = new std::map<cl_context, std::vector<std::unique_ptr<PinnedChunks>>>();
-        static auto* lock = new std::mutex();
-        static auto* handed_back = new std::condition_variable();
-        lock_ = lock;
-        handed_back_ = handed_back;
+        PinnedPairs& every = pinned_pairs();
+        lock_ = &every.lock;
+        handed_back_ = &every.handed_back;
         {
-            std::unique_lock<std::mutex> hold(*lock);
-            auto& pairs = (*by_context)[cl.context()];
+            std::unique_lock<std::mutex> hold(every.lock);
+            auto& pairs = every.by_context[cl.context()];
             const auto free = [&] {
                 return std::find_if(pairs.begin(), pairs.end(),
                                     [](const auto& pair) { return !pair->lent; });
             };
-            handed_back->wait(hold, [&] {
+            every.handed_back.wait(hold, [&] {
                 return free() != pairs.end() || pairs.size() < kMostPinnedPairs;
             });
             const auto found = free();
@@ -304,6 +314,14 @@ Transfer through_pinned_chunks(
 // Tight host rows laid out at their pitch, padding zeroed so it is never undefined (the
 // kernels never read it for results).
 }  // namespace
+
+std::size_t pinned_chunk_pairs(const OpenClContext& cl)
+{
+    PinnedPairs& every = pinned_pairs();
+    const std::lock_guard<std::mutex> hold(every.lock);
+    const auto pairs = every.by_context.find(cl.context());
+    return pairs == every.by_context.end() ? 0 : pairs->second.size();
+}
 
 void lay_out_rows(unsigned char* destination, const void* host, std::size_t row_bytes,
                   std::size_t height, std::size_t row_pitch)

@@ -90,6 +90,9 @@ Transfer download_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buff
 // The pinned chunks' largest size: large enough that each transfer runs at the link's full
 // speed, small enough that pinning two costs little.
 constexpr std::size_t pinned_chunk_bytes = std::size_t{32} << 20;
+// How many pairs of pinned chunks `cl`'s context has made (at most 4, however many transfers are
+// under way at once: the others wait for a pair handed back).
+std::size_t pinned_chunk_pairs(const OpenClContext& cl);
 // How many rows `row_pitch` bytes apart the largest pinned chunk holds (at least one).
 inline std::size_t rows_in_a_pinned_chunk(std::size_t row_pitch)
 {

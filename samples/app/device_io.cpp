@@ -5,6 +5,7 @@
 #include "common/imageio/jpeg.hpp"
 #include "common/imageio/luminance.hpp"
 #include "common/imageio/png.hpp"
+#include "samples/app/sample_io.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -41,8 +42,7 @@ Image host_luminance(const OpenedImage& image, PipelineTimer& pipeline)
     const std::string name = image.file->path().filename().string();
     if (image.decoding)
         return pipeline.time("wait for decoding " + name, 0, [&] { return image.decoding->take(); });
-    return pipeline.time("read and decode " + name + " on the host", image.file->size(),
-                         [&] { return read_luminance(*image.file); });
+    return load_luminance(image.file->path(), &pipeline);
 }
 
 RowFootprint file_row_footprint(const OpenedImage& image)
