@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <utility>
 
 namespace sdk {
 
@@ -137,5 +138,32 @@ std::atomic<bool> log_new_contexts{false};
 
 void log_commands_of_new_contexts(bool on) { log_new_contexts = on; }
 bool logging_commands_of_new_contexts() { return log_new_contexts; }
+
+namespace {
+thread_local CommandObserver command_observer;
+}
+
+void observe_commands_on_this_thread(CommandObserver observer)
+{
+    command_observer = std::move(observer);
+}
+
+void hand_to_command_observer(const cl::Event& event)
+{
+    if (command_observer) command_observer(event);
+}
+
+double command_ms(const cl::Event& event)
+{
+    cl_ulong start = 0;
+    cl_ulong end = 0;
+    if (clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                nullptr) != CL_SUCCESS ||
+        clGetEventProfilingInfo(event(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) !=
+            CL_SUCCESS ||
+        end < start)
+        return 0;
+    return static_cast<double>(end - start) / 1e6;
+}
 
 }  // namespace sdk

@@ -2,6 +2,7 @@
 #include "common/runtime/opencl.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,6 +81,17 @@ private:
 // for --trace before the sample's body runs; off, nothing is recorded at all.
 void log_commands_of_new_contexts(bool on);
 bool logging_commands_of_new_contexts();
+
+// A batch of photos splits its device stage into the device's own work and the rest: while a
+// thread has an observer, every command an OpenClContext records on that thread (with or without
+// a CommandLog) is also handed to it, as it is enqueued. Empty: none.
+using CommandObserver = std::function<void(const cl::Event&)>;
+void observe_commands_on_this_thread(CommandObserver observer);
+void hand_to_command_observer(const cl::Event& event);  // OpenClContext::record calls it
+
+// The device's own time on a command: its profiling events' START to END, in milliseconds; 0
+// for a command that did not run to its end (its times are not known then).
+double command_ms(const cl::Event& event);
 
 // steady_clock's time in nanoseconds: the host clock of the step table and of the trace.
 std::int64_t steady_now_ns();

@@ -194,6 +194,7 @@ std::vector<DeviceSelection> every_device_like(const DeviceSelection& selection)
 void OpenClContext::record(const cl::Kernel& kernel, const cl::Event& event) const
 {
     if (commands) commands->record(kernel.getInfo<CL_KERNEL_FUNCTION_NAME>(), event);
+    hand_to_command_observer(event);
 }
 
 std::string OpenClContext::device_name() const { return device.getInfo<CL_DEVICE_NAME>(); }

@@ -69,10 +69,12 @@ struct OpenClContext {
     // the copies of this context that the filters keep.
     std::shared_ptr<CommandLog> commands;
 
-    // Hands a command's event to the log, if there is one: the code that enqueues calls these.
+    // Hands a command's event to the log, if there is one, and to this thread's command
+    // observer, if any (observe_commands_on_this_thread): the code that enqueues calls these.
     void record(const std::string& name, const cl::Event& event) const
     {
         if (commands) commands->record(name, event);
+        hand_to_command_observer(event);
     }
     void record(const cl::Kernel& kernel, const cl::Event& event) const;  // named as the kernel
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <condition_variable>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -152,33 +153,55 @@ cl::Event read_pitched(const cl::CommandQueue& queue, const cl::Buffer& buffer, 
 // Two pinned host buffers, mapped once: the host side of every pinned-mode transfer. Pinning
 // host memory takes time in proportion to its size, so a context gets one small pair, kept for
 // the life of the process (never released: releasing OpenCL objects from static destructors
-// races the runtime's own teardown at exit). They are no larger than the largest transfer so
-// far needs, up to pinned_chunk_bytes: small images pin little (oclgrind, which tracks every
-// byte of every buffer, slows down on each launch for each megabyte held). A batch's photos in
-// flight share one context (reuse_contexts), so a context keeps as many pairs as transfers
-// have been under way at once, each lent to one transfer at a time.
+// races the runtime's own teardown at exit). Each chunk holds a quarter of the largest transfer
+// so far, up to pinned_chunk_bytes: half of a transfer is pinned, not twice it, and the host
+// fills one chunk while the link moves the other. Small images pin little (oclgrind, which
+// tracks every byte of every buffer, slows down on each launch for each megabyte held).
+// A batch's photos in flight share one context (reuse_contexts): a context keeps up to
+// kMostPinnedPairs pairs, each lent to one transfer at a time, and a transfer that finds them all
+// lent waits for one rather than pin more. Pinning is slow and serialised in the driver, so
+// pairs made for every photo in flight cost more than the short wait for one handed back.
 struct PinnedChunks {
     cl::Buffer buffers[2];
     unsigned char* host[2] = {nullptr, nullptr};
     std::size_t bytes = 0;
     bool lent = false;
 };
+constexpr std::size_t kMostPinnedPairs = 4;
+
+// Every context's pairs, and the lock and the signal that lend them.
+struct PinnedPairs {
+    std::map<cl_context, std::vector<std::unique_ptr<PinnedChunks>>> by_context;
+    std::mutex lock;
+    std::condition_variable handed_back;
+};
+PinnedPairs& pinned_pairs()
+{
+    static auto* pairs = new PinnedPairs;  // never destroyed, as the buffers are never released
+    return *pairs;
+}
 
 class PinnedChunksLease {
 public:
     PinnedChunksLease(const OpenClContext& cl, std::size_t transfer_bytes)
     {
-        static auto* by_context = new std::map<cl_context, std::vector<std::unique_ptr<PinnedChunks>>>();
-        static auto* lock = new std::mutex();
+        PinnedPairs& every = pinned_pairs();
+        lock_ = &every.lock;
+        handed_back_ = &every.handed_back;
         {
-            const std::lock_guard<std::mutex> hold(*lock);
-            auto& pairs = (*by_context)[cl.context()];
-            const auto free = std::find_if(pairs.begin(), pairs.end(),
-                                           [](const auto& pair) { return !pair->lent; });
-            chunks_ = free != pairs.end() ? free->get()
-                                          : pairs.emplace_back(std::make_unique<PinnedChunks>()).get();
+            std::unique_lock<std::mutex> hold(every.lock);
+            auto& pairs = every.by_context[cl.context()];
+            const auto free = [&] {
+                return std::find_if(pairs.begin(), pairs.end(),
+                                    [](const auto& pair) { return !pair->lent; });
+            };
+            every.handed_back.wait(hold, [&] {
+                return free() != pairs.end() || pairs.size() < kMostPinnedPairs;
+            });
+            const auto found = free();
+            chunks_ = found != pairs.end() ? found->get()
+                                           : pairs.emplace_back(std::make_unique<PinnedChunks>()).get();
             chunks_->lent = true;
-            lock_ = lock;
         }
         try {
             grow(cl, transfer_bytes);
@@ -196,16 +219,20 @@ public:
 private:
     void give_back()
     {
-        const std::lock_guard<std::mutex> hold(*lock_);
-        chunks_->lent = false;
+        {
+            const std::lock_guard<std::mutex> hold(*lock_);
+            chunks_->lent = false;
+        }
+        handed_back_->notify_one();
     }
 
     void grow(const OpenClContext& cl, std::size_t transfer_bytes)
     {
         PinnedChunks& chunks = *chunks_;
         constexpr std::size_t kGranule = std::size_t{1} << 20;
-        const std::size_t wanted = std::min(
-            pinned_chunk_bytes, (std::max<std::size_t>(transfer_bytes, 1) + kGranule - 1) / kGranule * kGranule);
+        const std::size_t quarter = std::max<std::size_t>(transfer_bytes / 4, 1);
+        const std::size_t wanted =
+            std::min(pinned_chunk_bytes, (quarter + kGranule - 1) / kGranule * kGranule);
         if (chunks.bytes >= wanted) return;
         while_doing("creating and mapping the pinned staging chunks", [&] {
             for (int i = 0; i < 2; ++i) {
@@ -223,6 +250,7 @@ private:
 
     PinnedChunks* chunks_ = nullptr;
     std::mutex* lock_ = nullptr;
+    std::condition_variable* handed_back_ = nullptr;
 };
 
 enum class Direction { upload, download };
@@ -286,6 +314,14 @@ Transfer through_pinned_chunks(
 // Tight host rows laid out at their pitch, padding zeroed so it is never undefined (the
 // kernels never read it for results).
 }  // namespace
+
+std::size_t pinned_chunk_pairs(const OpenClContext& cl)
+{
+    PinnedPairs& every = pinned_pairs();
+    const std::lock_guard<std::mutex> hold(every.lock);
+    const auto pairs = every.by_context.find(cl.context());
+    return pairs == every.by_context.end() ? 0 : pairs->second.size();
+}
 
 void lay_out_rows(unsigned char* destination, const void* host, std::size_t row_bytes,
                   std::size_t height, std::size_t row_pitch)

@@ -2,6 +2,7 @@
 #include "common/runtime/device.hpp"
 #include "common/runtime/opencl.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -89,6 +90,14 @@ Transfer download_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buff
 // The pinned chunks' largest size: large enough that each transfer runs at the link's full
 // speed, small enough that pinning two costs little.
 constexpr std::size_t pinned_chunk_bytes = std::size_t{32} << 20;
+// How many pairs of pinned chunks `cl`'s context has made (at most 4, however many transfers are
+// under way at once: the others wait for a pair handed back).
+std::size_t pinned_chunk_pairs(const OpenClContext& cl);
+// How many rows `row_pitch` bytes apart the largest pinned chunk holds (at least one).
+inline std::size_t rows_in_a_pinned_chunk(std::size_t row_pitch)
+{
+    return row_pitch == 0 ? 1 : std::max<std::size_t>(1, pinned_chunk_bytes / row_pitch);
+}
 
 // Host rows of `row_bytes` (tightly packed) into a device buffer whose rows are `row_pitch` bytes
 // apart, or back. Both return when the data has arrived (the host memory may be reused at once).

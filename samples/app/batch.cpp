@@ -137,6 +137,41 @@ Stage stage_of(const std::string& step)
     return Stage::device;  // uploads, kernels, downloads, and the host's share of the filter
 }
 
+// A photo's device stage, split: the device's own time on the commands enqueued during its
+// device steps (each command's profiling START to END) is its working time; the rest of those
+// steps is the host's: its driver calls, its copies into and out of staging memory, and waiting
+// (for a lock, the driver, a core, or commands queued before its own).
+class PhotoDeviceWork {
+public:
+    void step(const PipelineTimer::Step& step)
+    {
+        if (stage_of(step.name) == Stage::device) steps_.emplace_back(step.start, step.end);
+    }
+    void command(const cl::Event& event)
+    {
+        commands_.emplace_back(std::chrono::steady_clock::now(), event);
+    }
+    // The photo's working milliseconds; then forgets the photo, for the next one.
+    double take_working_ms()
+    {
+        double ms = 0;
+        for (const auto& [enqueued, event] : commands_)
+            for (const auto& [start, end] : steps_)
+                if (start <= enqueued && enqueued <= end) {
+                    ms += command_ms(event);
+                    break;
+                }
+        steps_.clear();
+        commands_.clear();
+        return ms;
+    }
+
+private:
+    using Moment = std::chrono::steady_clock::time_point;
+    std::vector<std::pair<Moment, Moment>> steps_;
+    std::vector<std::pair<Moment, cl::Event>> commands_;
+};
+
 // What the batch's threads share, each piece behind the one lock: the next photo, the counts,
 // the stages' sums and the terminal.
 class BatchProgress {
@@ -172,11 +207,13 @@ public:
                                  "start\", \"photos\": " + std::to_string(photos_) + "}");
     }
 
-    // A photo done: its line on stdout (written), or its error already on stderr (failed).
-    void finished(const BatchPhoto& photo, bool written)
+    // A photo done: its line on stdout (written), or its error already on stderr (failed);
+    // `device_working_ms` is its device stage's working time (PhotoDeviceWork).
+    void finished(const BatchPhoto& photo, bool written, double device_working_ms)
     {
         const std::lock_guard<std::mutex> hold(lock_);
         ++(written ? written_ : failed_);
+        device_working_ms_ += device_working_ms;
         clear_progress_line();
         if (written && !quiet_) std::cout << "Wrote " << printable(photo.output.string()) << "\n" << std::flush;
         show_progress_line();
@@ -217,6 +254,12 @@ public:
                 << std::setw(11) << std::setprecision(1) << stage_ms_[stage] << " ms"
                 << std::setw(6) << std::setprecision(0)
                 << (total > 0 ? 100 * stage_ms_[stage] / total : 0) << "%\n";
+            if (stage != static_cast<std::size_t>(Stage::device)) continue;
+            const double working = std::min(device_working_ms_, stage_ms_[stage]);
+            out << std::setprecision(1) << "    working" << std::setw(16) << working
+                << " ms  the device's own time on its transfers and kernels\n"
+                << "    waiting" << std::setw(16) << stage_ms_[stage] - working
+                << " ms  the rest: driver calls, staging copies, waiting for both\n";
         }
         out << "The busiest stage: " << kStageNames[busiest] << "\n";
     }
@@ -258,6 +301,7 @@ private:
     std::size_t failed_ = 0;
     bool showing_ = false;
     std::array<double, 4> stage_ms_{};
+    double device_working_ms_ = 0;
     std::vector<TraceTrack> tracks_;
 };
 
@@ -413,9 +457,13 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
     // `worker`: the thread's number, its track in --trace (0 runs the first photo alone).
     const auto run_photos = [&](std::size_t last, std::size_t worker) {
         const BatchPhoto* current = nullptr;
+        PhotoDeviceWork device_work;
         observe_steps_on_this_thread([&](const PipelineTimer::Step& step) {
-            if (current) progress.add_step(step, worker, *current);
+            if (!current) return;
+            progress.add_step(step, worker, *current);
+            device_work.step(step);
         });
+        observe_commands_on_this_thread([&](const cl::Event& event) { device_work.command(event); });
         // `last` is 1 for the first photo, run alone: then no index is taken past it.
         while (!stop && next < last) {
             const std::size_t index = next++;
@@ -447,9 +495,10 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
                 stopped_with = status;
                 stop = true;
             }
-            progress.finished(photo, status == 0);
+            progress.finished(photo, status == 0, device_work.take_working_ms());
         }
         observe_steps_on_this_thread({});
+        observe_commands_on_this_thread({});
     };
     // The first photo alone: it starts the device, builds the programs and, for a size class
     // not yet measured, tunes on a quiet machine; the others reuse all three.

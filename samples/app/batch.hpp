@@ -44,7 +44,8 @@ std::vector<BatchPhoto> plan_batch(const std::vector<std::filesystem::path>& pho
 // once (one per core by default; the first alone, as it starts the device, builds the programs
 // and measures the tuning). A photo that fails is named on one line on stderr and the others go
 // on; a usage or kernel build error stops the batch (no new photo starts). Prints a line per
-// photo written and the batch's summary: photos/s and the time in each stage. Returns the exit
+// photo written and the batch's summary: photos/s and the time in each stage (the device's split
+// into its commands' own time and the rest). Returns the exit
 // status: 0 every photo written, 1 some failed, 2 a usage error.
 int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& body);
 

@@ -1,6 +1,7 @@
 #include "samples/app/decoding_ahead.hpp"
 
 #include "common/imageio/image_file.hpp"
+#include "common/imageio/temporary_files.hpp"
 
 #include <system_error>
 #include <utility>
@@ -9,6 +10,9 @@ namespace sdk {
 
 DecodingAhead::DecodingAhead(const InputFile& file) : file_(file)
 {
+    // The decoding may start before the output set takes the stopping signals: they are taken
+    // first, so that the decoding's thread does not take a signal past their clean-up.
+    take_stopping_signals();
     try {
         thread_ = std::async(std::launch::async, [this] { decode(); });
     } catch (const std::system_error&) {

@@ -5,6 +5,7 @@
 #include "common/imageio/jpeg.hpp"
 #include "common/imageio/luminance.hpp"
 #include "common/imageio/png.hpp"
+#include "samples/app/sample_io.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -34,6 +35,14 @@ OpenedImage open_image(const std::filesystem::path& input, Decoding decoding)
     if (decoding == Decoding::ahead && !image.device_convertible())
         image.decoding = std::make_shared<DecodingAhead>(*image.file);
     return image;
+}
+
+Image host_luminance(const OpenedImage& image, PipelineTimer& pipeline)
+{
+    const std::string name = image.file->path().filename().string();
+    if (image.decoding)
+        return pipeline.time("wait for decoding " + name, 0, [&] { return image.decoding->take(); });
+    return load_luminance(image.file->path(), &pipeline);
 }
 
 RowFootprint file_row_footprint(const OpenedImage& image)
@@ -101,8 +110,12 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
         // Decoding ahead, since the file was opened: each piece of the band's rows goes into
         // the memory the transfer moves as soon as the decoder has written it, while later
         // rows are still being decoded.
-        std::chrono::steady_clock::duration waited{};
+        // The transfer's staging memory is shared by the photos of a batch in flight: it is
+        // taken once the rows a chunk holds are decoded, not held while they are decoded.
         const auto start = std::chrono::steady_clock::now();
+        image.decoding->rows(band.input_first +
+                             std::min(band.input_rows(), rows_in_a_pinned_chunk(row_pitch)));
+        std::chrono::steady_clock::duration waited = std::chrono::steady_clock::now() - start;
         upload_rows_produced(
             cl_, mode_, luminance, band.input_rows(), row_pitch,
             [&](std::size_t first, std::size_t rows, unsigned char* host) {

@@ -45,6 +45,12 @@ enum class Decoding { when_read, ahead };
 OpenedImage open_image(const std::filesystem::path& input,
                        Decoding decoding = Decoding::when_read);
 
+// The whole luminance of `image` on the host, for a filter that takes it whole (as the seeds'
+// samples do): taken from the decoding ahead when there is one (waiting for it, timed in
+// `pipeline` as "wait for decoding NAME"), else read now (load_luminance: "read NAME", and
+// "RGB to luminance" for a colour BMP).
+Image host_luminance(const OpenedImage& image, PipelineTimer& pipeline);
+
 // The input's rows and the device's rows that cost every run: the file's stored rows (when
 // they go to the device as they are) and the 8-bit BMP rows of the output. A filter adds its own
 // buffers' (widest, common/runtime/bands.hpp).

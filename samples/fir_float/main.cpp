@@ -41,16 +41,16 @@ int main(int argc, char** argv)
                       << ", more than 1: outputs may pass 255 and saturate in "
                       << options.output.string() << "\n";
 
-        // 2. Reserve the files the run writes (all are put in place together at the end, or none)
-        //    and open the image: its header gives its size. A PNG or JPEG starts decoding on the
-        //    host now, on a thread of its own, while the device is started.
+        // 2. Open the image: its header gives its size. A PNG or JPEG starts decoding on the
+        //    host now, on a thread of its own, while the OpenCL driver and the device start. Then
+        //    reserve the files the run writes (all are put in place together at the end, or none).
         sdk::PipelineTimer pipeline;
-        sdk::OutputSet outputs = sdk::reserve_outputs(
-            options, sdk::fir_output_paths(options.output, options.save_raw), pipeline);
         const sdk::OpenedImage image =
             pipeline.time("open " + options.input.filename().string(), 0, [&] {
                 return sdk::open_image(options.input, sdk::Decoding::ahead);
             });
+        sdk::OutputSet outputs = sdk::reserve_outputs(
+            options, sdk::fir_output_paths(options.output, options.save_raw), pipeline);
         const std::size_t width = image.width();
         const std::size_t height = image.height();
 

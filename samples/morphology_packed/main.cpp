@@ -74,16 +74,16 @@ int main(int argc, char** argv)
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
         const sdk::StructuringElement element = sdk::element_from_options(shape, size);
 
-        // 1. Reserve the files the run writes (all are put in place together at the end, or
-        //    none) and open the image: its header gives its size, and a region must lie inside.
-        //    A PNG or JPEG starts decoding on the host now, while the device is started.
+        // 1. Open the image: its header gives its size, and a region must lie inside. A PNG or
+        //    JPEG starts decoding on the host now, while the OpenCL driver and the device start.
+        //    Then reserve the files the run writes (all put in place together at the end, or none).
         sdk::PipelineTimer pipeline;
-        sdk::OutputSet outputs = sdk::reserve_outputs(
-            options, sdk::morphology_output_paths(options.output, options.save_raw), pipeline);
         const sdk::OpenedImage image =
             pipeline.time("open " + options.input.filename().string(), 0, [&] {
                 return sdk::open_image(options.input, sdk::Decoding::ahead);
             });
+        sdk::OutputSet outputs = sdk::reserve_outputs(
+            options, sdk::morphology_output_paths(options.output, options.save_raw), pipeline);
         const sdk::Image size_only{image.width(), image.height(), 1, {}};
         const sdk::Roi roi = region.empty() ? sdk::whole_image(image.width(), image.height())
                                             : sdk::parse_roi(region);

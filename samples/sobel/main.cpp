@@ -58,20 +58,20 @@ int main(int argc, char** argv)
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
         sdk::PipelineTimer pipeline;
 
-        // 1. Open the image and check its header: its size, and how its pixels are stored.
-        //    Every file the run writes is reserved now, to be put in place together at the end
-        //    (or not at all): a bad file or output path fails here, before any work. A PNG or
-        //    JPEG starts decoding on the host now, on a thread of its own, while the device is
-        //    started.
-        sdk::OutputSet outputs = sdk::reserve_outputs(
-            options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw),
-            pipeline);
+        // 1. Open the image and check its header: its size, and how its pixels are stored. A
+        //    PNG or JPEG starts decoding on the host now, on a thread of its own, while the
+        //    OpenCL driver and the device start. Every file the run writes is reserved next, to
+        //    be put in place together at the end (or not at all): a bad file or output path
+        //    fails here, before the device's work.
         const sdk::OpenedImage image =
             pipeline.time("open " + options.input.filename().string(), 0, [&] {
                 return sdk::open_image(options.input, host_conversions
                                                           ? sdk::Decoding::when_read
                                                           : sdk::Decoding::ahead);
             });
+        sdk::OutputSet outputs = sdk::reserve_outputs(
+            options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw),
+            pipeline);
 
         // 2. Pick the device and how images reach it, and how the image is cut: whole when the
         //    device can allocate its buffers, else in horizontal bands of rows, each run as if

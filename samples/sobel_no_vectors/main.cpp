@@ -2,6 +2,7 @@
 // Compare its timings with ../sobel (16 outputs per work-item with vector loads): the gap is what
 // vectorisation buys on your device. The kernel is in sobel_no_vectors.cl.
 #include "samples/app/cli.hpp"
+#include "samples/app/device_io.hpp"
 #include "kernels/sobel/sobel_filter.hpp"
 #include "kernels/sobel/sobel_outputs.hpp"
 #include "common/runtime/pipeline_timer.hpp"
@@ -25,20 +26,26 @@ int main(int argc, char** argv)
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
         sdk::PipelineTimer pipeline;
 
-        // 1. Reserve the files the run writes (all are put in place together at the end, or
-        //    none), then read the image and turn it into the 8-bit luminance the filter works on.
+        // 1. Open the image (a PNG or JPEG starts decoding on a thread of its own, while the
+        //    OpenCL driver and the device start), then reserve the files the run writes (all are
+        //    put in place together at the end, or none).
         if (options.band_rows != 0)
             throw sdk::UsageError("--band-rows: sobel_no_vectors runs the whole image, the seeds' "
                                   "way (bands are in sobel, fir_float and morphology_packed)");
+        const sdk::OpenedImage image =
+            pipeline.time("open " + options.input.filename().string(), 0, [&] {
+                return sdk::open_image(options.input, sdk::Decoding::ahead);
+            });
         sdk::OutputSet outputs = sdk::reserve_outputs(
             options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw),
             pipeline);
-        const sdk::Image luminance = sdk::load_luminance(options.input, &pipeline);
 
-        // 2. Pick the device and how images reach it, and build the kernel for the border.
+        // 2. Pick the device and how images reach it, and build the kernel for the border; then
+        //    the 8-bit luminance the filter works on, whole, on the host.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
         sdk::SobelFilter sobel(cl, sdk::SobelVariant::no_vectors, options.border, memory.mode);
+        const sdk::Image luminance = sdk::host_luminance(image, pipeline);
         sdk::print_setup(log, cl, luminance,
                          "one pixel per work-item, border " + sdk::border_name(options.border),
                          memory);

@@ -461,8 +461,29 @@ TEST_F(Batches, TraceShowsEveryPhotosStages)
     EXPECT_NE(json.find("photos on thread 1"), std::string::npos);
     EXPECT_NE(json.find("\"cat\": \"decode\""), std::string::npos);
     EXPECT_NE(json.find("\"cat\": \"encode\""), std::string::npos);
+    // The summary splits the device stage: the device's own time, and the rest.
+    EXPECT_NE(outcome.out.find("\n    working "), std::string::npos) << outcome.out;
+    EXPECT_NE(outcome.out.find("\n    waiting "), std::string::npos) << outcome.out;
     // Only the batch's timeline: no photo wrote one of its own beside its result.
     EXPECT_EQ(files_under(root_ / "results").size(), 3u);
+}
+
+// A photo starts decoding before the OpenCL driver starts, so that its decoding runs while the
+// driver and the device start: every sample's step table opens the photo first.
+TEST_F(Batches, EverySampleOpensItsPhotoBeforeTheDriverStarts)
+{
+    const fs::path photo = add_photo(photos_, "early.jpg", jpeg_photo(33, 17, 44));
+    for (const std::string& sample : sample_names()) {
+        SCOPED_TRACE(sample);
+        const Outcome outcome =
+            run(sample, {"-i", photo.string(), "-o", (root_ / "early.png").string()});
+        ASSERT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
+        const std::size_t opened = outcome.out.find("open early.jpg");
+        const std::size_t started = outcome.out.find("start the OpenCL driver");
+        ASSERT_NE(opened, std::string::npos) << outcome.out;
+        ASSERT_NE(started, std::string::npos) << outcome.out;
+        EXPECT_LT(opened, started) << outcome.out;
+    }
 }
 
 // Stopped by SIGINT or SIGTERM at moments spread over a batch: the photos already written stay,

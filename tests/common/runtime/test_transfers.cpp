@@ -72,8 +72,9 @@ TEST_P(TransferTest, PitchedRowsRoundTripAcrossChunks)
 TEST_P(TransferTest, ThreadsWithQueuesOfTheirOwnOnOneContextGetTheirOwnBytes)
 {
     const OpenClContext& shared = test_context();
-    const std::size_t bytes = pinned_chunk_bytes * 3 / 2 + 11;
-    std::vector<std::vector<unsigned char>> sent, received(4);
+    // More threads than a context keeps pinned pairs: some wait for a pair handed back.
+    const std::size_t bytes = pinned_chunk_bytes / 2 + 11;
+    std::vector<std::vector<unsigned char>> sent, received(6);
     for (std::uint32_t seed = 0; seed < received.size(); ++seed) sent.push_back(random_bytes(bytes, 40 + seed));
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < received.size(); ++i) {
@@ -98,6 +99,47 @@ TEST_P(TransferTest, ThreadsWithQueuesOfTheirOwnOnOneContextGetTheirOwnBytes)
     for (auto& thread : threads) thread.join();
     for (std::size_t i = 0; i < received.size(); ++i)
         EXPECT_TRUE(received[i] == sent[i]) << memory_mode_name(GetParam()) << ", thread " << i;
+    EXPECT_LE(pinned_chunk_pairs(shared), 4u);
+    if (GetParam() == MemoryMode::pinned) {
+        EXPECT_GE(pinned_chunk_pairs(shared), 1u);
+    }
+}
+
+// A batch splits its device stage by the commands each photo's thread enqueues: this thread's
+// observer sees every command of its transfer, each with the device's time on it, and no
+// command once it is cleared.
+TEST_P(TransferTest, ThisThreadsObserverSeesItsTransfersCommands)
+{
+    const OpenClContext& cl = test_context();
+    const std::size_t bytes = 4097;
+    const auto data = random_bytes(bytes, 3);
+    const cl::Buffer buffer = create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE, bytes, "bytes");
+    std::vector<cl::Event> seen;
+    observe_commands_on_this_thread([&](const cl::Event& event) { seen.push_back(event); });
+    upload_bytes(cl, GetParam(), buffer, data.data(), bytes, "bytes");
+    observe_commands_on_this_thread({});
+    ASSERT_FALSE(seen.empty()) << memory_mode_name(GetParam());
+    for (const cl::Event& event : seen) EXPECT_GE(command_ms(event), 0.0);
+    const std::size_t count = seen.size();
+    upload_bytes(cl, GetParam(), buffer, data.data(), bytes, "bytes");
+    EXPECT_EQ(seen.size(), count);
+}
+
+// A command that never ran has no device time: 0, not an error.
+TEST(CommandTime, IsZeroForACommandThatDidNotRun)
+{
+    cl::UserEvent never(test_context().context);
+    EXPECT_EQ(command_ms(never), 0.0);
+    never.setStatus(CL_COMPLETE);  // a user event has no profiling times even then
+    EXPECT_EQ(command_ms(never), 0.0);
+}
+
+TEST(PinnedChunk, HoldsAtLeastOneRow)
+{
+    EXPECT_EQ(rows_in_a_pinned_chunk(64), pinned_chunk_bytes / 64);
+    EXPECT_EQ(rows_in_a_pinned_chunk(4032), pinned_chunk_bytes / 4032);
+    EXPECT_EQ(rows_in_a_pinned_chunk(pinned_chunk_bytes * 2), 1u);
+    EXPECT_EQ(rows_in_a_pinned_chunk(0), 1u);
 }
 
 TEST(RowPitch, IsTheRowRoundedUpToACacheLine)
