@@ -203,9 +203,15 @@ private:
     void grow(const OpenClContext& cl, std::size_t transfer_bytes)
     {
         PinnedChunks& chunks = *chunks_;
-        constexpr std::size_t kGranule = std::size_t{1} << 20;
-        const std::size_t wanted = std::min(
-            pinned_chunk_bytes, (std::max<std::size_t>(transfer_bytes, 1) + kGranule - 1) / kGranule * kGranule);
+        // Whole megabytes, so that a slightly larger photo does not make the chunks again; under
+        // a megabyte whole pages, so that a small image holds a few pages, not two megabytes
+        // (oclgrind, above, then ran every later launch of the process many times slower).
+        constexpr std::size_t kMegabyte = std::size_t{1} << 20;
+        constexpr std::size_t kPage = 4096;
+        const std::size_t needed = std::max<std::size_t>(transfer_bytes, 1);
+        const std::size_t granule = needed < kMegabyte ? kPage : kMegabyte;
+        const std::size_t wanted =
+            std::min(pinned_chunk_bytes, (needed + granule - 1) / granule * granule);
         if (chunks.bytes >= wanted) return;
         while_doing("creating and mapping the pinned staging chunks", [&] {
             for (int i = 0; i < 2; ++i) {
