@@ -4,6 +4,7 @@
 #include "common/runtime/device.hpp"
 #include "common/imageio/image.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -26,6 +27,18 @@ struct Size {
 const std::vector<Size>& awkward_sizes();
 // Whether SDK_TEST_SIZES=small asks for small cases only (the runs under oclgrind).
 bool small_sizes_only();
+
+// All of `values`, or under oclgrind (small_sizes_only()) the one at `turn`, taken in turn from
+// case to case. For what changes only the values a kernel computes on (poison bytes, densities,
+// weights) or the host side of a run (memory modes): oclgrind checks memory accesses, which
+// follow the sizes, regions, borders, variants and work-groups that the tests still loop over in
+// full, and it still sees each value on some case. The runs on the device take every combination.
+template <typename T, std::size_t N>
+std::vector<T> all_or_one_in_turn(const T (&values)[N], std::size_t turn)
+{
+    if (!small_sizes_only()) return std::vector<T>(values, values + N);
+    return {values[turn % N]};
+}
 
 Image random_grey_image(std::size_t width, std::size_t height, std::uint32_t seed);
 

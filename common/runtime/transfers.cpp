@@ -229,10 +229,16 @@ private:
     void grow(const OpenClContext& cl, std::size_t transfer_bytes)
     {
         PinnedChunks& chunks = *chunks_;
-        constexpr std::size_t kGranule = std::size_t{1} << 20;
+        // A quarter of the transfer: half of it pinned in the pair, not twice it. Whole megabytes,
+        // so that a slightly larger photo does not make the chunks again; under a megabyte whole
+        // pages, so that a small image holds a few pages, not two megabytes (oclgrind, above,
+        // then ran every later launch of the process many times slower).
+        constexpr std::size_t kMegabyte = std::size_t{1} << 20;
+        constexpr std::size_t kPage = 4096;
         const std::size_t quarter = std::max<std::size_t>(transfer_bytes / 4, 1);
+        const std::size_t granule = quarter < kMegabyte ? kPage : kMegabyte;
         const std::size_t wanted =
-            std::min(pinned_chunk_bytes, (quarter + kGranule - 1) / kGranule * kGranule);
+            std::min(pinned_chunk_bytes, (quarter + granule - 1) / granule * granule);
         if (chunks.bytes >= wanted) return;
         while_doing("creating and mapping the pinned staging chunks", [&] {
             for (int i = 0; i < 2; ++i) {
