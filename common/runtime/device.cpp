@@ -226,8 +226,10 @@ DeviceLimits device_limits(const cl::Device& device)
         limits.max_work_group_size = device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
         limits.max_work_item_sizes = device.getInfo<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     });
-    limits.max_allocation_bytes = lowered_by("SDK_MAX_ALLOC_BYTES", "bytes", limits.max_allocation_bytes);
-    limits.local_memory_bytes = lowered_by("SDK_MAX_LOCAL_MEM_BYTES", "bytes", limits.local_memory_bytes);
+    limits.max_allocation_bytes =
+        lowered_by("SDK_MAX_ALLOC_BYTES", "bytes", limits.max_allocation_bytes);
+    limits.local_memory_bytes =
+        lowered_by("SDK_MAX_LOCAL_MEM_BYTES", "bytes", limits.local_memory_bytes);
     limits.max_work_group_size = static_cast<std::size_t>(
         lowered_by("SDK_MAX_WORK_GROUP_SIZE", "work-items", limits.max_work_group_size));
     for (auto& size : limits.max_work_item_sizes)

@@ -61,8 +61,9 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint 
             clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof bytes, &bytes,
                                      nullptr) == CL_SUCCESS &&
             bytes > most_local) {
-            std::fprintf(stderr, "limits_shim: refused a kernel using %llu bytes of local memory "
-                                 "(at most %llu)\n",
+            std::fprintf(stderr,
+                         "limits_shim: refused a kernel using %llu bytes of local memory "
+                         "(at most %llu)\n",
                          static_cast<unsigned long long>(bytes), most_local);
             return CL_OUT_OF_RESOURCES;
         }
@@ -70,7 +71,8 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint 
     return enqueue(queue, kernel, dimensions, offset, global, local, waits, wait_list, event);
 }
 
-cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host, cl_int* error)
+cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host,
+                      cl_int* error)
 {
     static const auto create = real<decltype(&clCreateBuffer)>("clCreateBuffer");
     const unsigned long long most = limit("SHIM_MAX_ALLOC_BYTES");

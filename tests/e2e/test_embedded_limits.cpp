@@ -31,8 +31,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace e2etest;
 
-const std::map<std::string, std::string> kEmbeddedLimits{
-    {"MAX_LOCAL_MEM_BYTES", "32768"}, {"MAX_WORK_GROUP_SIZE", "256"}, {"MAX_ALLOC_BYTES", "134217728"}};
+const std::map<std::string, std::string> kEmbeddedLimits{{"MAX_LOCAL_MEM_BYTES", "32768"},
+                                                         {"MAX_WORK_GROUP_SIZE", "256"},
+                                                         {"MAX_ALLOC_BYTES", "134217728"}};
 
 struct Case {
     std::string name;  // the test's name
@@ -49,30 +50,34 @@ std::vector<std::string> weights_15x15(bool separable)
     const int row[15] = {1, 2, 3, 4, 5, 6, 7, 8, 7, 6, 5, 4, 3, 2, 1};
     for (int y = 0; y < 15; ++y)
         for (int x = 0; x < 15; ++x)
-            weights += (weights.empty() ? "" : ",") + std::to_string(row[y] * row[x] + (!separable && x == y));
+            weights += (weights.empty() ? "" : ",") +
+                       std::to_string(row[y] * row[x] + (!separable && x == y));
     return {"--size", "15", "--coefficients", weights};
 }
 
 std::vector<Case> every_case()
 {
     std::vector<Case> cases;
-    const auto add = [&](const std::string& name, const std::string& sample, std::vector<std::string> arguments) {
+    const auto add = [&](const std::string& name, const std::string& sample,
+                         std::vector<std::string> arguments) {
         cases.push_back({name, sample, std::move(arguments)});
     };
     // 32x16 and 512x1 are 512 work-items; 16x16 is the most the device runs.
     const std::vector<std::pair<std::string, std::vector<std::string>>> groups{
-        {"", {}}, {"_32x16", {"--work-group", "32x16"}}, {"_512x1", {"--work-group", "512x1"}},
+        {"", {}},
+        {"_32x16", {"--work-group", "32x16"}},
+        {"_512x1", {"--work-group", "512x1"}},
         {"_16x16", {"--work-group", "16x16"}}};
     const std::map<std::string, std::string> sobel_variants{
-        {"auto", "auto"}, {"16x1", "16x1"}, {"16x4", "16x4"}, {"packed", "16x4-packed"},
-        {"local", "local"}, {"image", "image"}};
+        {"auto", "auto"},          {"16x1", "16x1"},   {"16x4", "16x4"},
+        {"packed", "16x4-packed"}, {"local", "local"}, {"image", "image"}};
     for (const auto& [label, variant] : sobel_variants)
         for (const auto& [suffix, group] : groups) {
             std::vector<std::string> arguments{"--variant", variant};
             arguments.insert(arguments.end(), group.begin(), group.end());
             add("sobel_" + label + suffix, "sobel", arguments);
         }
-    // -n: the verdict times every variant in the shape asked for, or the default where it does not suit.
+    // -n: the verdict times every variant, in the shape asked for where it suits.
     add("sobel_every_variant_timed", "sobel", {"-n", "2"});
     add("sobel_every_variant_timed_16x16", "sobel", {"-n", "2", "--work-group", "16x16"});
     add("sobel_no_vectors", "sobel_no_vectors", {});  // one kernel, in 32x8 groups
@@ -86,21 +91,27 @@ std::vector<Case> every_case()
         for (const bool separable : {false, true}) {
             std::vector<std::string> arguments{"--variant", variant};
             for (const auto& word : weights_15x15(separable)) arguments.push_back(word);
-            add("fir_float_" + variant + (separable ? "_separable" : "") + "_15x15", "fir_float", arguments);
+            add("fir_float_" + variant + (separable ? "_separable" : "") + "_15x15", "fir_float",
+                arguments);
         }
     }
     std::vector<std::string> timed{"-n", "2"};
     for (const auto& word : weights_15x15(false)) timed.push_back(word);
     add("fir_float_every_variant_timed_15x15", "fir_float", timed);
 
-    for (const auto& [suffix, group] : groups) add("morphology_packed" + suffix, "morphology_packed", group);
+    for (const auto& [suffix, group] : groups)
+        add("morphology_packed" + suffix, "morphology_packed", group);
     add("morphology_packed_diamond", "morphology_packed", {"--shape", "diamond"});
-    add("morphology_packed_ellipse_15", "morphology_packed", {"--shape", "ellipse", "--size", "15x15"});
+    add("morphology_packed_ellipse_15", "morphology_packed",
+        {"--shape", "ellipse", "--size", "15x15"});
     return cases;
 }
 
 // Test failures name the case, not its bytes.
-void PrintTo(const Case& test, std::ostream* out) { *out << test.name; }
+void PrintTo(const Case& test, std::ostream* out)
+{
+    *out << test.name;
+}
 
 class EmbeddedDevice : public ::testing::Test {
 protected:
@@ -143,7 +154,8 @@ protected:
         std::vector<std::string> arguments{"-i", (root_ / "input.bmp").string(), "-o",
                                            (root_ / "output.bmp").string(), "--verify"};
         arguments.insert(arguments.end(), test.arguments.begin(), test.arguments.end());
-        return run_program(sdk::executable_directory() / test.sample, arguments, root_, root_, options);
+        return run_program(sdk::executable_directory() / test.sample, arguments, root_, root_,
+                           options);
     }
 
     fs::path root_;
@@ -155,9 +167,10 @@ TEST_P(EmbeddedLimits, RunsAndVerifiesOrRefusesInOneLine)
 {
     const Case& test = GetParam();
     const Outcome outcome = run(test);
-    const std::string said = outcome.how + "\nstdout:\n" + outcome.out + "\nstderr:\n" + outcome.err;
-    for (const char* launch_failure :
-         {"limits_shim:", "CL_INVALID_WORK_GROUP_SIZE", "CL_OUT_OF_RESOURCES", "CL_INVALID_BUFFER_SIZE"})
+    const std::string said =
+        outcome.how + "\nstdout:\n" + outcome.out + "\nstderr:\n" + outcome.err;
+    for (const char* launch_failure : {"limits_shim:", "CL_INVALID_WORK_GROUP_SIZE",
+                                       "CL_OUT_OF_RESOURCES", "CL_INVALID_BUFFER_SIZE"})
         EXPECT_EQ(said.find(launch_failure), std::string::npos) << said;
     if (outcome.status == 0) {
         EXPECT_NE(outcome.out.find("Verify: "), std::string::npos) << said;
@@ -168,7 +181,8 @@ TEST_P(EmbeddedLimits, RunsAndVerifiesOrRefusesInOneLine)
     // usage error in one line naming the limit it exceeds (or, for fir_float's local variant,
     // the width its kernels are built for), with nothing written.
     bool shape_asked = false;
-    for (const auto& argument : test.arguments) shape_asked = shape_asked || argument == "--work-group";
+    for (const auto& argument : test.arguments)
+        shape_asked = shape_asked || argument == "--work-group";
     EXPECT_TRUE(shape_asked) << said;
     EXPECT_EQ(outcome.status, 2) << said;
     EXPECT_EQ(outcome.err.find('\n'), outcome.err.size() - 1) << said;
@@ -180,13 +194,16 @@ TEST_P(EmbeddedLimits, RunsAndVerifiesOrRefusesInOneLine)
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySampleAndVariant, EmbeddedLimits, ::testing::ValuesIn(every_case()),
-                         [](const ::testing::TestParamInfo<Case>& param) { return param.param.name; });
+                         [](const ::testing::TestParamInfo<Case>& param) {
+                             return param.param.name;
+                         });
 
 // Without SDK_MAX_*, a sample sizes its launches by PoCL's own limits and the shim refuses them
 // as an embedded driver would: the test above can fail.
 TEST_F(EmbeddedDevice, TheShimRefusesWhatTheSdkWasNotToldOf)
 {
-    const Outcome wide = run({"", "sobel", {"--variant", "16x1", "--work-group", "32x16"}}, Limits::shim);
+    const Outcome wide =
+        run({"", "sobel", {"--variant", "16x1", "--work-group", "32x16"}}, Limits::shim);
     EXPECT_NE(wide.err.find("limits_shim: refused a work-group of 512 items"), std::string::npos)
         << wide.err;
     EXPECT_NE(wide.err.find("CL_INVALID_WORK_GROUP_SIZE"), std::string::npos) << wide.err;
@@ -194,7 +211,8 @@ TEST_F(EmbeddedDevice, TheShimRefusesWhatTheSdkWasNotToldOf)
     std::vector<std::string> local{"--variant", "local"};
     for (const auto& word : weights_15x15(false)) local.push_back(word);
     const Outcome tiles = run({"", "fir_float", local}, Limits::shim);
-    EXPECT_NE(tiles.err.find("limits_shim: refused a kernel using"), std::string::npos) << tiles.err;
+    EXPECT_NE(tiles.err.find("limits_shim: refused a kernel using"), std::string::npos)
+        << tiles.err;
     EXPECT_NE(tiles.err.find("CL_OUT_OF_RESOURCES"), std::string::npos) << tiles.err;
     EXPECT_NE(tiles.status, 0);
 }

@@ -72,7 +72,8 @@ TEST(DeviceLimits, TheEnvironmentLowersThemAndTheChecksFollow)
         check_local_memory(device, 4, 4, 1001);
         ADD_FAILURE() << "accepted a tile over the lowered local memory";
     } catch (const UsageError& error) {
-        EXPECT_NE(std::string(error.what()).find("(SDK_MAX_LOCAL_MEM_BYTES=1000)"), std::string::npos)
+        EXPECT_NE(std::string(error.what()).find("(SDK_MAX_LOCAL_MEM_BYTES=1000)"),
+                  std::string::npos)
             << error.what();
     }
 }
@@ -92,7 +93,8 @@ TEST(DeviceLimits, TheEnvironmentNeverRaisesThem)
 
 TEST(DeviceLimits, AMistypedSettingIsAnErrorNamingIt)
 {
-    for (const char* name : {"SDK_MAX_WORK_GROUP_SIZE", "SDK_MAX_LOCAL_MEM_BYTES", "SDK_MAX_ALLOC_BYTES"}) {
+    for (const char* name :
+         {"SDK_MAX_WORK_GROUP_SIZE", "SDK_MAX_LOCAL_MEM_BYTES", "SDK_MAX_ALLOC_BYTES"}) {
         for (const char* value : {"0", "-5", "32k", "lots"}) {
             const LimitSettings settings{{name, value}};
             try {
