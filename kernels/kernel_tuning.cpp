@@ -241,6 +241,9 @@ std::string describe_tuning_start(const SizeClass& size_class, std::size_t left,
 std::string describe_measurement(const TuningOutcome& outcome, const std::string& runner_up)
 {
     const ContestResult& contest = outcome.contest;
+    if (!outcome.not_measured.empty())
+        return "Tuning not possible now (" + outcome.not_measured + "): the best so far runs, or "
+               "the default";
     if (contest.median_ms.empty()) return "Tuning: the choice came from the cache";
     std::string text = "Tuned for " + describe(outcome.size_class) + " on a " +
                        std::to_string(outcome.measured_size.width) + "x" +
@@ -283,6 +286,7 @@ std::string describe_cache_use(const TuningOutcome& result)
     if (path.empty())
         return "(not cached: no cache folder; set SDK_TUNING_CACHE, XDG_CACHE_HOME or HOME)";
     if (result.from_cache) return "(from the tuning cache " + path + ")";
+    if (!result.not_measured.empty()) return "(nothing measured, nothing cached)";
     return (result.cached ? "(cached in " : "(not cached: cannot write ") + path + ")";
 }
 

@@ -99,6 +99,7 @@ struct TuningOutcome {
     std::vector<std::size_t> finalists;
     ContestResult confirmation;
     double seconds = 0;       // the whole measurement, on the host's clock
+    std::string not_measured;  // why nothing could be measured now (the choice is a fallback)
     bool cached = false;      // the choice really was written to the cache
 };
 
@@ -260,7 +261,7 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     };
     result.measured_size = tuning_size(width, height);
-    {
+    try {
         Contestants<Choice> contestants = recipe.prepare(result.measured_size);
         // A candidate's first launch builds it and warms it up; one that cannot run here is
         // no entrant.
@@ -299,7 +300,19 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
             plan();  // the next stage may depend on the best
             if (elapsed_ms() >= budget_ms) break;
         }
-    }  // its buffers released before the full size's are made
+    } catch (const std::exception& error) {
+        // (The contestants' buffers are released at the try block's end, before the full size's
+        // are made.) A device without room for the measuring image (a board's small maximum allocation, under which the run goes in
+        // bands) measures nothing now: the run goes on with the best so far, or the first
+        // candidate, and a later run measures.
+        if (tuning != Tuning::use_cache) throw;
+        result.not_measured = error.what();
+        result.choice = best ? *best : candidates.front();
+        result.measured = measured;
+        result.total = candidates.size();
+        result.seconds = elapsed_ms() / 1000;
+        return result;
+    }
     if (!best) throw std::runtime_error("tuning: no candidate kernel can run on this device");
     result.measured = measured;
     result.total = candidates.size();

@@ -213,6 +213,27 @@ TEST_F(Bands, SobelImageVariantFallsBackWhereTheDeviceHasNoImageThatLarge)
     EXPECT_EQ(sdk::read_file(root_ / "image.bmp"), sdk::read_file(root_ / "16x4.bmp"));
 }
 
+// A device whose maximum allocation is too small for the tuner's measuring image (368x267 for a
+// small image's class), the run cut into bands to fit: with no choice cached, the tuned samples
+// measure nothing, say why, and run their default, as one with a --variant would.
+TEST_F(Bands, ADeviceTooSmallToTuneOnRunsTheDefault)
+{
+    const Size size{37, 23};
+    const fs::path input = random_bmp(size);
+    for (const Filter& filter : {Filter{"sobel", {}, 1}, Filter{"fir_float", {}, 1},
+                                 Filter{"morphology_packed", {}, 4}}) {
+        SCOPED_TRACE(filter.sample);
+        RunOptions limited;
+        limited.environment["SDK_TUNING_CACHE"] = (root_ / (filter.sample + "-tuning.txt")).string();
+        limited.environment["SDK_MAX_ALLOC_BYTES"] =
+            std::to_string((2 * filter.halo + 2) * widest_row_bytes(filter, size.width));
+        const std::string log = run(filter, input, root_ / "small.bmp", {"--verify"}, limited);
+        EXPECT_NE(log.find("Tuning not possible now ("), std::string::npos) << log;
+        EXPECT_NE(log.find("because the device allocates at most"), std::string::npos) << log;
+        EXPECT_FALSE(fs::exists(root_ / (filter.sample + "-tuning.txt")));
+    }
+}
+
 TEST_F(Bands, BandTallerThanTheImage)
 {
     const Size size{17, 5};
