@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -75,6 +77,12 @@ TEST(TuningMemory, NoTunerHoldsAHostCopyOfTheImage)
                         ("sdk-tuning-memory-" + std::to_string(::getpid()));
     std::filesystem::create_directories(folder);
     ::setenv("SDK_TUNING_CACHE", (folder / "tuning.txt").c_str(), 1);
+    // A program cache of this test's own: the shared one has a size cap, and a test beside this
+    // one (ctest -j) filling it could evict a program built below, whose rebuild inside the tuner
+    // would count the compiler's memory.
+    const char* shared_cache = std::getenv("SDK_CACHE_DIR");
+    const std::string restore = shared_cache ? shared_cache : "";
+    ::setenv("SDK_CACHE_DIR", (folder / "cache").c_str(), 1);
     // A class measured on the image itself (2^23 pixels), large enough that a copy of it, one
     // byte a pixel, stands far above what else a measurement allocates: building a program
     // (the compiler's memory, a cached binary read back) is about 1 MB however large the image.
@@ -117,6 +125,8 @@ TEST(TuningMemory, NoTunerHoldsAHostCopyOfTheImage)
               pixels / 2)
         << "morphology_packed's tuner";
     ::unsetenv("SDK_TUNING_CACHE");
+    if (shared_cache) ::setenv("SDK_CACHE_DIR", restore.c_str(), 1);
+    else ::unsetenv("SDK_CACHE_DIR");
     std::filesystem::remove_all(folder);
 }
 
