@@ -1,8 +1,9 @@
 #pragma once
 // A file whose pixels the host must decode (PNG, JPEG, and BMPs the device cannot convert as
 // stored) starts decoding as soon as it is opened, on a thread of its own, so that the decoding
-// runs while the device is found, its context created and its kernels built: on the lent GPU
-// machine the context alone took about 100 ms, about what a 12-megapixel JPEG takes to decode.
+// runs while the device is found, its context created and its kernels built: on a GPU machine
+// creating the context alone can take about as long as decoding a 12-megapixel JPEG
+// (docs/history.md).
 // The run then takes the rows as they are decoded (rows()), each piece on its way to the device
 // while later rows are still being decoded, waiting only for the rows it moves next.
 #include "common/imageio/image.hpp"
