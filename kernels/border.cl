@@ -12,7 +12,7 @@
 // [Border coordinate]
 // The coordinate to read in place of i on an axis of n pixels, however far outside i lies (a 5x5
 // window reaches two), or -1 where the border supplies zero (constant, and none). Plain % and
-// comparisons only: oclgrind 21.10 cannot run the intrinsics that abs() can compile to.
+// comparisons only: oclgrind cannot run the intrinsics that abs() can compile to.
 inline int border_coordinate(int i, int n)
 {
     if (i >= 0 && i < n) return i;

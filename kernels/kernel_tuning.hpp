@@ -54,8 +54,8 @@ std::optional<WorkGroupShape> parse_cached_shape(const std::string& text);
 
 // The work-group shapes a tuner tries, `preferred` (the filter's default, which a tie keeps)
 // first. 32x1 and 128x1 are there for CPUs: PoCL runs a work-group's items in one loop, and
-// one-row groups ran Sobel's packed kernel faster than 32x8 there. 32x4 is there for GPUs: on
-// the H100 it ran the packed kernel closer to copy bandwidth than 32x8
+// one-row groups ran Sobel's packed kernel faster than 32x8 there. 32x4 is there for GPUs: it
+// has run the packed kernel closer to copy bandwidth than 32x8
 // (docs/performance.md#sobel-choices).
 std::vector<WorkGroupShape> work_group_candidates(WorkGroupShape preferred);
 

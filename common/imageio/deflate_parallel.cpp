@@ -27,10 +27,9 @@ namespace {
 constexpr int kLevel = 1;
 
 // Run-length when at least half of the chunk's bytes repeat the byte before them, else Huffman
-// only. Measured on 4032x3024 outputs (filtered with Up), one thread: Sobel edges of a photo
-// repeat 23% (Huffman 61 ms, 0.354 of the input; run-length 88 ms, 0.358), FIR output 31% (63
-// against 95 ms, 0.338 against 0.340), a morphology mask 98% (run-length 16 ms, 0.014; Huffman
-// 49 ms, 0.128). The count is one pass the compiler vectorises, a millisecond or so a chunk.
+// only: Huffman alone is faster and as small where few bytes repeat, run-length far smaller
+// where most do (a morphology mask); measured in docs/history.md. The count is one pass the
+// compiler vectorises.
 int strategy_for(const std::vector<std::uint8_t>& chunk)
 {
     std::size_t repeats = 0;

@@ -30,8 +30,8 @@ Image read_image(const std::filesystem::path& path);
 // For a caller that wants grey: what read_image gives, except that a YCbCr JPEG (every camera's)
 // gives the luminance its encoder stored, 1 channel (JpegDecoding::luminance_only: no chroma
 // decoded, no colour conversion there and back; the pixels of OpenCV's imread(IMREAD_GRAYSCALE)).
-// luminance() of the decoded RGB differs in a few pixels, where that conversion rounds or clips:
-// for a 12 Mpx camera-like photo, 0.3% of them, by up to 5 levels; and costs twice the time.
+// luminance() of the decoded RGB differs in a few pixels, where that conversion rounds or clips,
+// by a few levels, and costs more time (docs/history.md).
 Image read_image_for_luminance(const InputFile& file);
 Image read_image_for_luminance(const std::filesystem::path& path);
 // That, made 1 channel: luminance() of each pixel of an RGB image (luminance.hpp).

@@ -84,8 +84,8 @@ void InputFile::read_at(std::uint64_t offset, void* destination, std::size_t byt
 {
     auto* out = static_cast<unsigned char*>(destination);
     // A read from the page cache is a memory copy the kernel does on the calling thread: one
-    // thread moves 4-6 GB/s, far below what the memory can. Large reads are split over threads
-    // in pieces of at least 4 MiB, each thread copying its own piece.
+    // thread moves far less than the memory can (docs/history.md). Large reads are split over
+    // threads in pieces of at least 4 MiB, each thread copying its own piece.
     constexpr std::size_t kMinPiece = std::size_t{4} << 20;
     const std::size_t threads = std::min<std::size_t>(
         {std::max(1u, std::thread::hardware_concurrency()), bytes / kMinPiece, 8});

@@ -35,10 +35,10 @@ ContestResult choose_fastest(std::size_t candidates,
 
 // One candidate's turn in a round. Its first launch only warms up: it finds the caches as the
 // previous candidate left them, full of other buffers, while the sample's runs (`-n N`) and
-// the kernels that feed it leave a kernel's input where the next launch reads it. On PoCL at
-// 3264x2448 (40 MB of buffers, a 32 MB cache) Sobel's 16x4 in 32x1 groups took 1.03 ms after
-// a launch on its own buffers and 1.70 ms after one on another variant's: the order of the
-// turns, not the kernels, decided. The first launch also says how many more make up `min_ms`
+// the kernels that feed it leave a kernel's input where the next launch reads it. Where the
+// buffers outgrow the cache, a kernel launched after another variant's can take half as long
+// again as after one on its own buffers: the order of the turns, not the kernels, would decide
+// (docs/history.md). The first launch also says how many more make up `min_ms`
 // of kernel time (at most `max_launches` in all, the warm-up included), so that a short kernel
 // is not judged on one launch's jitter (a 20 microsecond kernel may take 40 now and then);
 // those run back to back and the turn's figure is their median: a 2 ms kernel runs twice and

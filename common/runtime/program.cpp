@@ -30,9 +30,9 @@ std::filesystem::path executable_directory()
 namespace {
 
 // The address space the driver is given under `ulimit -v` before it is asked to build (see
-// require_address_space). Measured on PoCL 5 with LLVM 15: a process's first compile from source
-// maps LLVM's context and kernel library and needs about 130 MiB; a later compile or a cached
-// binary a few MiB; with less, PoCL and LLVM end the process (SIGSEGV, SIGABRT).
+// require_address_space). A process's first compile from source maps LLVM's context and kernel
+// library and needs far more than a later compile or a cached binary (docs/history.md); with
+// less, PoCL and LLVM end the process (SIGSEGV, SIGABRT).
 constexpr std::uint64_t kAddressSpaceToCompileFirst = std::uint64_t{136} << 20;
 constexpr std::uint64_t kAddressSpaceToBuild = std::uint64_t{12} << 20;
 std::atomic<bool> compiled_before{false};
@@ -135,7 +135,7 @@ cl::Program build_source(const OpenClContext& cl, const std::string& source,
 std::string include_option(const std::filesystem::path& folder)
 {
     const std::string name = folder.string();
-    // PoCL 3.1 hands quotes to its compiler as part of the folder name, so quote only a name
+    // PoCL hands quotes to its compiler as part of the folder name, so quote only a name
     // that needs it: drivers that strip the quotes (oclgrind, newer PoCL) then keep it one option.
     if (name.find_first_of(" \t") == std::string::npos) return "-I " + name;
     return "-I \"" + name + "\"";

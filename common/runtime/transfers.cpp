@@ -114,7 +114,7 @@ cl::Event write_pitched(const cl::CommandQueue& queue, const cl::Buffer& buffer,
                         const std::string& what)
 {
     // Rows are laid out at their pitch on the host first and sent in one plain write, not with
-    // clEnqueueWriteBufferRect: oclgrind 21.10 marks a rectangle it has written as
+    // clEnqueueWriteBufferRect: oclgrind marks a rectangle it has written as
     // uninitialised, which would drown its memory checks in false reports. The copy costs far
     // less than the transfer itself, and none when the width is already a multiple of 64.
     const auto* source = static_cast<const unsigned char*>(host);

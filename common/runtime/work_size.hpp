@@ -11,7 +11,7 @@ namespace sdk {
 // A 2-D launch: the local size is chosen by us, never left to the driver, and the global size
 // is rounded up to whole work-groups (kernels skip work-items past the image). Leaving the local
 // size to the driver can be catastrophic: a global size of 16382 (= 2 x 8191) leaves it nothing
-// but work-groups of 1 or 2, and a kernel so launched crawled on the H100
+// but work-groups of 1 or 2, and a kernel so launched crawls
 // (docs/performance.md#local-size-left-to-the-driver).
 struct LaunchSize {
     cl::NDRange global;

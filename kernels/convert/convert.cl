@@ -36,7 +36,7 @@ inline uchar pixel_luminance(__global const uchar* pixel, int bytes_per_pixel)
 
 // The same for a whole group of 16 pixels: a copy from a grey file; from BGR, 4 pixels (12 bytes)
 // at a time. (Building 16-wide colour vectors with swizzles across three 16-byte loads crashes
-// oclgrind 21.10's simulator.)
+// oclgrind's simulator.)
 inline void group_luminance(__global const uchar* restrict pixels, int bytes_per_pixel,
                             __global uchar* restrict out)
 {

@@ -22,24 +22,20 @@ namespace {
 constexpr std::size_t kOutputsPerItem = 4;
 // The local variant's work-items each compute a block of outputs. On a GPU 4 along a row (one
 // float4) and 4 rows, or 2 rows from 11x11 up, where 4 rows of sums and the registers that bring
-// in the next tile (kernels/fir/fir_tile.cl) no longer fit a GPU's registers together. Measured on
-// an H200 at 16384x16384, 16x8 groups of 4x4 or 16x16 groups of 4x2, 8 steps: 7x7 0.65 ms with
-// 4x4; 9x9 0.89 with 4x4, 0.91 with 4x2; 15x15 2.25 with 4x2, 3.26 with 4x4, 3.6 with 8x2. A CPU
+// in the next tile (kernels/fir/fir_tile.cl) no longer fit a GPU's registers together. A CPU
 // (PoCL) has registers enough and vector units that like long rows: 8 along a row and 4 rows, 8
-// from 9x9 up (2048x2048 on the 2-vCPU VM: 7x7 12.5 ms, 22.2 with 4x4; 15x15 31 ms, 36 with 8x4,
-// 66 with 4x4).
+// from 9x9 up. The measurements behind both are in docs/history.md.
 LocalBlock local_block(int size, bool cpu)
 {
     if (cpu) return {8, size >= 9 ? 8u : 4u};
     return {kOutputsPerItem, size >= 11 ? 2u : 4u};
 }
 // The separable local kernel's work-items each take 4 outputs of 4 rows (fir_separable_local.cl;
-// on an H200 at 16384x16384, 15x15, 8 steps: 0.76 ms in 16x8 groups so, 0.81 with 2 rows in
-// 16x16 groups).
+// measured ahead of 2 rows: docs/history.md).
 constexpr std::size_t kSeparableLocalRows = 4;
 // The tiles a local kernel's work-group walks down its strip (fir_tile.cl, [Strip]): the next
-// tile's loads in flight while one is computed. On an H200 at 16384x16384, 7x7 in 16x8 groups:
-// 0.99 ms with 1, 0.71 with 2, 0.67 with 4, 0.65 with 8, 0.66 with 16.
+// tile's loads in flight while one is computed; past 8 more steps no longer paid
+// (docs/history.md).
 constexpr std::size_t kLocalSteps = 8;
 
 std::string local_build_options(Border border, int size, LocalBlock block, std::size_t height)
@@ -49,24 +45,6 @@ std::string local_build_options(Border border, int size, LocalBlock block, std::
            " -DGROUP_WIDTH=" + std::to_string(kLocalGroupWidth) +
            " -DGROUP_HEIGHT=" + std::to_string(height) +
            " -DSTEPS=" + std::to_string(kLocalSteps);
-}
-
-const char* program_file(FirVariant variant)
-{
-    switch (variant) {
-    case FirVariant::local: return "fir_local.cl";
-    case FirVariant::image: return "fir_image.cl";
-    default: return "fir_float.cl";
-    }
-}
-
-std::string kernel_name(FirVariant variant, int size)
-{
-    switch (variant) {
-    case FirVariant::local: return "fir_local";
-    case FirVariant::image: return "fir_image";
-    default: return size == 3 ? "fir_float" : "fir_float_kxk";
-    }
 }
 
 // `values` as floats in a new read-only buffer (the kernels read it as __constant).
@@ -86,19 +64,32 @@ std::vector<float> to_floats(const std::vector<double>& values)
 
 }  // namespace
 
+const std::vector<FirVariantTraits>& fir_variants()
+{
+    static const std::vector<FirVariantTraits> table{
+        // variant           name      program file    K*K kernel       3x3 kernel    reads from
+        {FirVariant::buffer, "buffer", "fir_float.cl", "fir_float_kxk", "fir_float", "buffer"},
+        {FirVariant::local,  "local",  "fir_local.cl", "fir_local",     "fir_local", "local memory"},
+        {FirVariant::image,  "image",  "fir_image.cl", "fir_image",     "fir_image", "image"},
+    };
+    return table;
+}
+
+const FirVariantTraits& traits_of(FirVariant variant)
+{
+    // The table lists the variants in the enum's order.
+    return fir_variants().at(static_cast<std::size_t>(variant));
+}
+
 std::string fir_variant_name(FirVariant variant)
 {
-    switch (variant) {
-    case FirVariant::local: return "local";
-    case FirVariant::image: return "image";
-    default: return "buffer";
-    }
+    return traits_of(variant).name;
 }
 
 FirVariant fir_variant_named(const std::string& name)
 {
-    for (const auto variant : {FirVariant::buffer, FirVariant::local, FirVariant::image})
-        if (fir_variant_name(variant) == name) return variant;
+    for (const FirVariantTraits& traits : fir_variants())
+        if (traits.name == name) return traits.variant;
     throw UsageError("--variant: '" + name + "' is not buffer, local, image or auto");
 }
 
@@ -116,7 +107,7 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
       border_(border),
       size_(coefficients.size),
       variant_(variant),
-      kernel_name_(kernel_name(variant, size_)),
+      kernel_name_(size_ == 3 ? traits_of(variant).kernel_name_3x3 : traits_of(variant).kernel_name),
       local_block_(local_block(size_, cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
 {
     check_fir_size(size_);
@@ -129,7 +120,7 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
         fit_default_local_shape();
         return;
     }
-    program_ = build_program(cl_, program_file(variant_), fir_build_options(border, size_));
+    program_ = build_program(cl_, traits_of(variant_).program_file, fir_build_options(border, size_));
     while_doing("creating kernel " + kernel_name_, [&] {
         kernel_ = create_kernel(program_, kernel_name_);
         if (variant_ == FirVariant::image)
@@ -145,10 +136,11 @@ void FirFilter::use_local_kernels(std::size_t height)
 {
     LocalKernels& kernels = local_kernels_[height];
     if (!kernels.full_window()) {
+        const FirVariantTraits& local = traits_of(FirVariant::local);
         const cl::Program program = build_program(
-            cl_, "fir_local.cl", local_build_options(border_, size_, local_block_, height));
-        while_doing("creating kernel fir_local",
-                    [&] { kernels.full_window = create_kernel(program, "fir_local"); });
+            cl_, local.program_file, local_build_options(border_, size_, local_block_, height));
+        while_doing(std::string("creating kernel ") + local.kernel_name,
+                    [&] { kernels.full_window = create_kernel(program, local.kernel_name); });
     }
     if (factors_ && !kernels.separable()) {
         // One kernel, the row sums in local memory (fir_separable_local.cl).
@@ -163,7 +155,7 @@ void FirFilter::use_local_kernels(std::size_t height)
     local_height_ = height;
 }
 
-// The local kernels' default shape is 16x8, the fastest for most windows on an H200
+// The local kernels' default shape is 16x8, the fastest measured for most windows
 // (fir_tuning.cpp), halved in height until the tiles of the kernel the weights run fit the
 // device's local memory (32 KiB on many embedded GPUs; separable weights need the most); its
 // kernels become the ones that run.
@@ -276,14 +268,14 @@ void FirFilter::bind_arguments()
 }
 
 // The local kernels' arguments: the luminance and its size, then their weights as one struct
-// passed by value (kernels/fir/fir_local.cl says why), then the output; the tile's size is set
-// with the launch.
+// passed by value (kernels/fir/fir_local.cl says why), the output, and the tile in local memory
+// for the shape that really runs (size_launch, always called first, may shrink the one asked for).
 void FirFilter::bind_by_value(cl::Kernel& kernel, const std::vector<cl_float>& weights)
 {
     set_args(kernel, luminance_, static_cast<cl_int>(width_), static_cast<cl_int>(height_),
-             static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)));
-    kernel.setArg(4, weights.size() * sizeof(cl_float), weights.data());
-    kernel.setArg(5, output_);
+             static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)),
+             ArgBytes{weights.size() * sizeof(cl_float), weights.data()}, output_,
+             cl::Local(local_bytes(launch_.local[0], launch_.local[1])));
 }
 
 void FirFilter::bind_separable_arguments()
@@ -303,7 +295,7 @@ void FirFilter::bind_separable_arguments()
                                         "the row sums");
         row_sums_bytes_ = bytes;
         // Zeroed once from the host, though the row pass writes every row sum the column pass
-        // reads (a test poisons them to prove it): oclgrind 21.10 reports a buffer made again
+        // reads (a test poisons them to prove it): oclgrind reports a buffer made again
         // where an earlier one lay, written by one kernel and read by the next, as uninitialised.
         const std::vector<cl_float> zeros(bytes / sizeof(cl_float), 0.0f);
         while_doing("zeroing the row sums", [&] {
@@ -431,12 +423,11 @@ void FirFilter::size_launch()
                              divide_round_up(height_, rows_per_item), work_group_x_, work_group_y_);
     // [Work size]
     if (local) {
-        // The tile for the shape that really runs (launch_size_2d may shrink the one asked for).
+        // The tile for the shape that really runs (launch_size_2d may shrink the one asked for),
+        // bound with the arguments: weights set since the shape was (separable ones need more)
+        // may not fit it.
         const std::size_t x = launch_.local[0], y = launch_.local[1];
-        const std::size_t bytes = local_bytes(x, y);
-        // Weights set since the shape was (separable ones need more) may not fit it.
-        check_local_memory(cl_.device, x, y, bytes);
-        while_doing("setting the local tile's size", [&] { kernel.setArg(6, cl::Local(bytes)); });
+        check_local_memory(cl_.device, x, y, local_bytes(x, y));
     }
 }
 
@@ -538,7 +529,7 @@ Image FirFilter::download_luminance()
 
 void FirFilter::fill_output(float value)
 {
-    // Written from the host rather than with clEnqueueFillBuffer: under oclgrind 21.10 a filled
+    // Written from the host rather than with clEnqueueFillBuffer: under oclgrind a filled
     // buffer's later contents are reported as uninitialised (as kernels/sobel/sobel_filter.cpp
     // found; here the separable passes' edge stores were).
     const std::vector<cl_float> poison(row_pitch_bytes_ * height_ / sizeof(cl_float), value);

@@ -39,6 +39,19 @@ struct LocalBlock {
     std::size_t columns;
     std::size_t rows;
 };
+// Everything that tells one K*K variant from another, as one row of one table (fir_filter.cpp):
+// the host code asks the table instead of switching on the variant.
+struct FirVariantTraits {
+    FirVariant variant;
+    const char* name;             // as --variant and the tuning cache spell it
+    const char* program_file;     // in kernels/fir/, built with the border's and RADIUS's -D
+    const char* kernel_name;      // the K*K kernel
+    const char* kernel_name_3x3;  // the 3x3 window's own kernel, where it has one
+    const char* reads_from;       // "buffer", "local memory" or "image": what the verdict compares
+};
+// Every variant, in the enum's order.
+const std::vector<FirVariantTraits>& fir_variants();
+const FirVariantTraits& traits_of(FirVariant variant);
 std::string fir_variant_name(FirVariant variant);  // "buffer", "local", "image"
 // The variant called `name`; UsageError otherwise.
 FirVariant fir_variant_named(const std::string& name);
@@ -59,8 +72,8 @@ std::string fir_build_options(Border border, int size);
 // tells the story around it.
 class FirFilter {
 public:
-    // `memory`: MemoryMode::map or MemoryMode::copy (host_memory.hpp). The coefficients' size
-    // is built in (-DRADIUS); their values are not.
+    // `memory`: MemoryMode::map or MemoryMode::copy (common/runtime/transfers.hpp). The
+    // coefficients' size is built in (-DRADIUS); their values are not.
     FirFilter(const OpenClContext& cl, Border border,
               const FirCoefficients& coefficients = FirCoefficients{},
               MemoryMode memory = MemoryMode::copy, FirVariant variant = FirVariant::buffer);

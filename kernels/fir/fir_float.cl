@@ -11,13 +11,13 @@
 // (common/runtime/transfers.hpp) and x0 is a multiple of 4, so columns x0 .. x0+3 are one aligned
 // float4: a single 16-byte load. The neighbours x0-1 and x0+4 are two scalar loads, and the
 // shifted vectors are built from registers. The first version loaded columns x0-1 .. x0+2 and
-// x0+1 .. x0+4 with two vload4s instead; they cannot be aligned, NVIDIA's compiler split each
-// into four scalar loads, and the kernel was measured well short of copy bandwidth on the H100
+// x0+1 .. x0+4 with two vload4s instead; they cannot be aligned, a GPU compiler may split each
+// into four scalar loads, and the kernel then falls well short of copy bandwidth
 // (docs/performance.md#fir-choices).
 inline float4 row_term(const __global float* row, float4 weights)
 {
     const float4 centre = *(const __global float4*)row;
-    // Lanes named one by one: oclgrind 21.10 crashes on grouped swizzles such as centre.s012.
+    // Lanes named one by one: oclgrind crashes on grouped swizzles such as centre.s012.
     const float4 left = (float4)(row[-1], centre.s0, centre.s1, centre.s2);
     const float4 right = (float4)(centre.s1, centre.s2, centre.s3, row[4]);
     return left * weights.s0 + centre * weights.s1 + right * weights.s2;

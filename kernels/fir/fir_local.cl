@@ -9,10 +9,10 @@
 
 // [Kernel local]
 // The K*K weights by value, not through a pointer: kernel arguments live in a bank of constant
-// memory that an NVIDIA GPU's multiply-add reads as an operand, at a place fixed when the loops
-// below are unrolled, where a pointer's weights are loaded one by one (on an H200 at
-// 16384x16384, 15x15: 2.53 ms this way, 2.87 ms through a __constant pointer with the loop
-// rolled, 3.3 ms unrolled). 15x15 takes 900 bytes of the 1024 every device allows for arguments.
+// memory that a GPU's multiply-add can read as an operand, at a place fixed when the loops below
+// are unrolled, where a pointer's weights are loaded one by one (measured faster than a
+// __constant pointer, rolled or unrolled: docs/history.md). 15x15 takes 900 bytes of the 1024
+// every device allows for arguments.
 typedef struct {
     float w[WINDOW * WINDOW];
 } Weights;
@@ -46,8 +46,7 @@ void fir_local(__global const float* restrict luminance, const int width, const 
         // row j - r of output row r. RADIUS, ROWS_PER_ITEM and COLUMNS_PER_ITEM are build-time
         // constants, so the loops unroll and every weight's place is known. Read as float4s:
         // scalar reads 4 or 8 floats apart, one per work-item, fall on a few of local memory's
-        // banks and queue behind each other (H200, 15x15 with 4x4 outputs: 5.02 ms so, 3.28 ms
-        // as float4s).
+        // banks and queue behind each other (measured: docs/history.md).
         __local const float4* corner = tile + get_local_id(1) * ROWS_PER_ITEM * TILE_FLOAT4S +
                                        get_local_id(0) * (COLUMNS_PER_ITEM / 4);
         float sums[ROWS_PER_ITEM][COLUMNS_PER_ITEM];

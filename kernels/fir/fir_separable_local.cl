@@ -6,10 +6,9 @@
 // kernel does), makes the row sums of every tile row into local memory beside them, and sums
 // each output's column of row sums from there: only the luminance read and the output written
 // cross global memory. Whether that pays depends on the device's local memory and barriers: on
-// an H200 at 16384x16384 a 15x15 took 0.76 ms this way against 1.76 ms in two passes (0.99 ms
-// a tile a group, before the strips); on PoCL, where local
-// memory is ordinary memory and a barrier ends a loop over the group's work-items, 41 ms against
-// 12 ms (2816x2816). With --variant auto the tuner measures which (kernels/fir/fir_tuning.hpp).
+// a GPU it can halve the time of the two passes; on a CPU (PoCL), where local memory is ordinary
+// memory and a barrier ends a loop over the group's work-items, it is slower (docs/history.md).
+// With --variant auto the tuner measures which (kernels/fir/fir_tuning.hpp).
 #include "fir_tile.cl"
 
 // The factors by value, as the local K*K kernel takes its weights (fir_local.cl says why).

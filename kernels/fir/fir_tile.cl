@@ -21,8 +21,7 @@
 //
 // The group's shape is built in (the host builds a program for each height it is asked for),
 // so the tile's size is a constant: its addresses fold into each load as offsets, its loops
-// have known counts, and the divisions below are by constants. On an H200 at 16384x16384: 7x7
-// 0.75 ms with the shape read at run time, 0.65 ms built in; separable 15x15 1.06 and 0.76 ms.
+// have known counts, and the divisions below are by constants (measured: docs/history.md).
 #define PAD ((RADIUS + 3) / 4 * 4)
 #define TILE_FLOAT4S ((COLUMNS_PER_ITEM * GROUP_WIDTH + 2 * PAD) / 4)  // a row
 #define STEP_ROWS (ROWS_PER_ITEM * GROUP_HEIGHT)
@@ -44,7 +43,7 @@ inline float4 read_four_with_border(__global const float* luminance, int width, 
 
 // The float4 `index` of the tile whose top-left float4 is image column x_first, row y_first,
 // counting row by row. (A division and no remainder operator: LLVM turns a division and
-// remainder pair into a `freeze` that oclgrind 21.10 cannot check.)
+// remainder pair into a `freeze` that oclgrind cannot check.)
 inline float4 tile_float4(__global const float* luminance, int width, int height, int row_pitch,
                           int x_first, int y_first, int index)
 {
@@ -96,9 +95,8 @@ inline void store_tile(__global const float* luminance, int width, int height, i
 // [Strip]
 // A group walks down a strip of STEPS tiles, one below the other, with two tiles in local
 // memory: while it computes one from the first, the next one's loads are in flight (fetch_tile)
-// and then stored into the second (store_tile); one barrier a step keeps the two apart. On an
-// H200 at 16384x16384 (7x7, 16x8 groups): 0.99 ms a tile a group, 0.71 ms with 2 steps, 0.65
-// with 8. The strip's first tile: its top-left float4's image column and row.
+// and then stored into the second (store_tile); one barrier a step keeps the two apart.
+// The strip's first tile: its top-left float4's image column and row.
 inline int strip_x_first(void)
 {
     return (int)get_group_id(0) * COLUMNS_PER_ITEM * GROUP_WIDTH - PAD;

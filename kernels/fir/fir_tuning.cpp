@@ -129,8 +129,7 @@ std::vector<FirChoice> fir_candidates(bool images)
     for (const auto variant : kVariants) {
         if (variant == FirVariant::image && !images) continue;
         // The local variant's groups are kLocalGroupWidth wide (fir_filter.hpp): it competes
-        // in heights, 8 first (the H200's best from 3x3 to 9x9 and for separable 15x15; 16 for
-        // a 15x15 window).
+        // in heights, 8 first (the best measured for most windows: docs/history.md).
         if (variant == FirVariant::local) {
             for (const std::size_t height : {8, 4, 16, 2})
                 candidates.push_back({variant, kLocalGroupWidth, height});
@@ -199,11 +198,7 @@ FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int si
 
 std::string memory_name(FirVariant variant)
 {
-    switch (variant) {
-    case FirVariant::local: return "local memory";
-    case FirVariant::image: return "image";
-    default: return "buffer";
-    }
+    return traits_of(variant).reads_from;
 }
 
 std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border border,

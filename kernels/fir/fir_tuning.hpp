@@ -68,8 +68,8 @@ FirCoefficients separable_window_coefficients(int size);
 // `source` holds, in every candidate work-group shape it runs (or only in `shape`, given with
 // --work-group), timed over `iterations` rounds after a warm-up, all taking turns; for each
 // variant the median of its fastest shape, so that a variant is not judged in a shape that suits
-// another (on an H200 the local tile at 7x7 took 1.9 ms in 16x16 groups, 2.9 ms in 32x8). The
-// image variant's copy into its image is included where it needs one.
+// another (the local tile's time can differ by half between two shapes). The image variant's
+// copy into its image is included where it needs one.
 struct FirVariantMedian {
     FirVariant variant;
     double median_ms;

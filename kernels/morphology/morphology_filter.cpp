@@ -36,13 +36,13 @@ namespace {
 constexpr std::size_t kPixelsPerWord = 32;
 
 // How many rows of words each dilate or erode work-item takes. The kernel gets it as the build
-// option ROWS_PER_ITEM, so the launch size and the kernel cannot disagree. Measured on the H100
-// in alternated runs, the square is fastest with 4 rows and the diamond, which spreads each row
+// option ROWS_PER_ITEM, so the launch size and the kernel cannot disagree. Measured in
+// alternated runs, the square is fastest with 4 rows and the diamond, which spreads each row
 // further, with 3 (docs/performance.md#morphology-choices). The rectangle, cross and ellipse
 // (morphology_runs.cl) take taller columns: each input row's run is built once for all the
-// outputs it feeds, and a column of K outputs reads K + H - 1 rows. For the rectangle 31x31
-// on PoCL, 16 rows were ahead of 8 and of 31 (docs/morphology_packed.md#filters-of-any-size);
-// the vertical run needs the column no taller than the element. The ellipse ORs a run per
+// outputs it feeds, and a column of K outputs reads K + H - 1 rows, so taller columns share
+// more; 16 rows measured ahead of 8 and of 31 (docs/history.md), and the vertical run needs the
+// column no taller than the element. The ellipse ORs a run per
 // element row into every output, so its rows cost more unrolled code than they save: 8.
 std::size_t rows_per_dilation_item(const StructuringElement& element)
 {
@@ -164,7 +164,7 @@ Image MorphologyFilter::download_luminance()
 void MorphologyFilter::release_buffers()
 {
     // Before allocating the next ones: the device need not hold two images' buffers at once.
-    // (Creating the new ones first also made oclgrind 21.10's --uninitialized check report
+    // (Creating the new ones first also made oclgrind's --uninitialized check report
     // words the kernels had written as uninitialised.)
     luminance_ = cl::Buffer();
     packed_input_ = cl::Buffer();
@@ -176,7 +176,7 @@ void MorphologyFilter::release_buffers()
 
 void MorphologyFilter::fill_outputs(std::uint8_t value)
 {
-    // Written from the host rather than with clEnqueueFillBuffer: after a fill, oclgrind 21.10's
+    // Written from the host rather than with clEnqueueFillBuffer: after a fill, oclgrind's
     // --uninitialized check loses track of the words the kernels store over it.
     while_doing("poisoning the output buffers", [&] {
         const std::vector<std::uint8_t> poison(std::max(packed_bytes(), pixel_count()), value);
@@ -194,8 +194,8 @@ cl::Event MorphologyFilter::launch(cl::Kernel& kernel, const std::string& what,
     // [Work size]
     // One work-item per packed word of 32 pixels, in one row (pack, unpack) or in each of a
     // column of rows_per_item rows (dilate, erode: ROWS_PER_ITEM in the kernel). A 3264-pixel row
-    // is 102 words. The dilation's groups are 16 x 8 by default: on the H100 they were measured
-    // ahead of 32 x 8 for both shapes and of 32 x 4 for the diamond
+    // is 102 words. The dilation's groups are 16 x 8 by default: they were measured ahead of
+    // 32 x 8 for both shapes and of 32 x 4 for the diamond
     // (docs/performance.md#morphology-choices); the sample tunes them per device and size.
     const bool columns = rows_per_item > 1;
     const LaunchSize launch =

@@ -32,7 +32,7 @@ std::size_t halo_rows(const StructuringElement& element, MorphologyOperation ope
 class MorphologyFilter {
 public:
     // `memory`: MemoryMode::map or MemoryMode::copy for the luminance and the unpacked output
-    // (host_memory.hpp); the packed buffers never leave the device.
+    // (common/runtime/transfers.hpp); the packed buffers never leave the device.
     MorphologyFilter(const OpenClContext& cl, const StructuringElement& element,
                      MemoryMode memory = MemoryMode::copy);
 

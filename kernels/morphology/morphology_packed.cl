@@ -54,8 +54,8 @@ inline uint pack8(uchar8 luminance, uchar threshold, int invert)
 // One work-item per 32-bit word of the packed image: 32 luminance bytes in, 4 bytes out. A word
 // that runs past the end of its row reads only the pixels that exist and leaves the rest 0.
 // Where the row starts on an 8-byte boundary (every row when the width is a multiple of 8), the
-// bytes are loaded as whole uint2s: vload8 may not assume alignment, and NVIDIA's compiler then
-// loads byte by byte, measured slower for pack and unpack alike on the H100
+// bytes are loaded as whole uint2s: vload8 may not assume alignment, and a GPU's compiler may
+// then load byte by byte, measured slower for pack and unpack alike
 // (docs/performance.md#morphology-choices).
 __kernel void binarise_and_pack(__global const uchar* restrict luminance, const int width,
                                 const int height, const int words_per_row, const uint threshold,
@@ -105,10 +105,10 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
 #define REACH(dy) 1
 #elif SHAPE == SHAPE_DIAMOND
 #define RADIUS 2
-// Spelled out, not 2 - abs(dy): NVIDIA's OpenCL compiler left abs(dy) to run time even in fully
+// Spelled out, not 2 - abs(dy): a GPU's OpenCL compiler left abs(dy) to run time even in fully
 // unrolled loops, so spread[][] below was indexed at run time and lived in stack memory instead
-// of registers, which measured slower on the H100 (docs/performance.md#morphology-choices).
-// A conditional that negates dy becomes an abs intrinsic that oclgrind 21.10 cannot run.
+// of registers, which measured slower (docs/performance.md#morphology-choices).
+// A conditional that negates dy becomes an abs intrinsic that oclgrind cannot run.
 #define REACH(dy) ((dy) == 0 ? 2 : (dy) == 1 || (dy) == -1 ? 1 : 0)
 #else
 #error "build with -DSHAPE=SHAPE_SQUARE or -DSHAPE=SHAPE_DIAMOND"
@@ -125,7 +125,7 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
 inline uint pixels_at_distance(uint left, uint centre, uint right, int s)
 {
     // Grouped as the centre word's pixels and the neighbours' edge pixels. Grouped by side,
-    // clang sees funnel shifts, which oclgrind 21.10 cannot run ("llvm.fshl.i32"); on the H100
+    // clang sees funnel shifts, which oclgrind cannot run ("llvm.fshl.i32"); on a GPU
     // that grouping was no faster.
     return ((centre >> s) | (centre << s)) | ((left << (32 - s)) | (right >> (32 - s)));
 }
@@ -264,7 +264,7 @@ inline void morphology_word(__global const uint* restrict source,
 // share all but one of their input rows, so a column of outputs loads each input row once,
 // spreads it sideways once per reach, and ORs the spreads together per output row. One word per
 // work-item loaded every input row once per output row it feeds (three times for the square),
-// and measured far slower on the H100; past a few rows per work-item the kernel slows again
+// and measured far slower; past a few rows per work-item the kernel slows again
 // (docs/performance.md#morphology-choices). ROWS_PER_ITEM comes from the host as
 // a build option (kernels/morphology/morphology_filter.cpp: 4 for the square, 3 for the diamond),
 // which sizes the launch by it.
@@ -286,9 +286,9 @@ inline void dilate_interior_column(__global const uint* restrict source,
         const uint centre = to_pixel_order(row[0]) ^ complement;
         const uint right = to_pixel_order(row[1]) ^ complement;
         // Each reach extends the one before it by one pixel. (Calling horizontal_dilation for
-        // each reach nests a loop whose count depends on this one; NVIDIA's compiler left that
+        // each reach nests a loop whose count depends on this one; a GPU's compiler left that
         // inner loop rolled, and its branches held back the next rows' loads: the diamond
-        // measured clearly slower on the H100 (docs/performance.md#morphology-choices).)
+        // measured clearly slower (docs/performance.md#morphology-choices).)
         spread[r][0] = centre;
 #pragma unroll
         for (int reach = 1; reach <= RADIUS; ++reach)
@@ -321,7 +321,13 @@ inline void morphology_column(__global const uint* restrict source,
     for (int y = y0; y < min(y0 + ROWS_PER_ITEM, height); ++y)
         morphology_word(source, destination, words_per_row, word, y, region, complement);
 }
+// [Morphology kernels]
+#else
+#include "morphology_runs.cl"
+#endif
 
+// The entry points, one copy for every element: morphology_column is the square's and the
+// diamond's above, or the runs' of any rectangle, cross or ellipse (morphology_runs.cl).
 __kernel void dilate(__global const uint* restrict source, __global uint* restrict destination,
                      const int words_per_row, const int height, const int left, const int top,
                      const int right, const int bottom)
@@ -337,10 +343,6 @@ __kernel void erode(__global const uint* restrict source, __global uint* restric
     const Region region = {left, top, right, bottom};
     morphology_column(source, destination, words_per_row, height, region, 0xFFFFFFFFu);
 }
-// [Morphology kernels]
-#else
-#include "morphology_runs.cl"
-#endif
 
 // [Unpack]
 // One packed byte to 8 pixels, the reverse of pack8: shifting lane k left by k brings pixel k's

@@ -1,8 +1,8 @@
 // Dilation and erosion by structuring elements of any odd size up to 63x63 whose rows are runs
 // centred on the middle column: OpenCV's rectangle, cross and ellipse
 // (kernels/morphology/structuring_element.hpp). morphology_packed.cl includes this file in place
-// of its 3x3 and diamond passes when built with -DELEMENT=...; the packed layout, the region and
-// the erosion by complement are that file's.
+// of its 3x3 and diamond passes when built with -DELEMENT=...; the packed layout, the region,
+// the erosion by complement and the dilate and erode entry points are that file's.
 //
 // Build options (kernels/morphology/morphology_filter.cpp):
 //   -DELEMENT=ELEMENT_RECTANGLE, ELEMENT_CROSS or ELEMENT_ELLIPSE
@@ -232,20 +232,4 @@ inline void morphology_column(__global const uint* restrict source,
         const uint result = dilated[i] ^ complement;
         destination[index] = to_memory_order((result & inside) | (original & ~inside));
     }
-}
-
-__kernel void dilate(__global const uint* restrict source, __global uint* restrict destination,
-                     const int words_per_row, const int height, const int left, const int top,
-                     const int right, const int bottom)
-{
-    const Region region = {left, top, right, bottom};
-    morphology_column(source, destination, words_per_row, height, region, 0u);
-}
-
-__kernel void erode(__global const uint* restrict source, __global uint* restrict destination,
-                    const int words_per_row, const int height, const int left, const int top,
-                    const int right, const int bottom)
-{
-    const Region region = {left, top, right, bottom};
-    morphology_column(source, destination, words_per_row, height, region, 0xFFFFFFFFu);
 }

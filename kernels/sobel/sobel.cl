@@ -24,10 +24,10 @@ inline int neighbour_byte(const __global uchar* row, int x, int width)
 // A row's pixels x0-1 .. x0+15 (left), x0 .. x0+15 (centre) and x0+1 .. x0+16 (right) as three
 // 16-byte vectors, from one aligned load and the two neighbour bytes. The shifted vectors are
 // built with swizzles, whose lanes the compiler sees as constants: one byte-shift instruction on
-// a CPU, byte permutes on a GPU. (shuffle2 with a constant mask means the same, but PoCL 3.1
+// a CPU, byte permutes on a GPU. (shuffle2 with a constant mask means the same, but PoCL
 // compiles it lane by lane, which made the 16x1 kernel much slower there:
 // docs/performance.md#sobel-choices.)
-// Each lane is named on its own because oclgrind 21.10 crashes on grouped swizzles (c.s0123).
+// Each lane is named on its own because oclgrind crashes on grouped swizzles (c.s0123).
 inline void row_pixels(const __global uchar* row, int x0, int width, uchar16* left,
                        uchar16* centre, uchar16* right)
 {
@@ -196,8 +196,8 @@ __kernel void sobel_16x4(__global const uchar* restrict luminance, const int wid
 // sobel_16x4_packed does the same arithmetic two pixels per 32-bit operation ("SIMD within a
 // register"): the 16 bytes are read as four little-endian 32-bit words (every GPU and CPU we
 // know of; the host refuses a big-endian device for this variant), and the even bytes (0 and 2
-// of each word) and the odd bytes (1 and 3) are spread into 16-bit fields of their own words. GPUs like
-// NVIDIA's have no 16-lane 16-bit ALU, so short16 arithmetic costs one 32-bit operation per lane;
+// of each word) and the odd bytes (1 and 3) are spread into 16-bit fields of their own words.
+// Many GPUs have no 16-lane 16-bit ALU, so short16 arithmetic costs one 32-bit operation per lane;
 // packed, it costs one per two lanes, and the kernel stops being limited by integer throughput.
 // Fields must never borrow from their neighbours, so differences carry a bias that keeps them
 // positive: right - left + 256 is in [1, 511], and every later sum stays below 2^16.
@@ -216,7 +216,7 @@ inline void packed_row_terms(const __global uchar* row, int x0, int width,
     const uint after = (uint)neighbour_byte(row, x0 + 16, width);
     // Pixels x-1 and x+1 for every x: each little-endian word moved by one byte (a rotate, one
     // funnel-shift instruction on most GPUs), the byte that wraps round replaced by the
-    // neighbouring word's (or the neighbour byte at either end). Measured faster on the H100
+    // neighbouring word's (or the neighbour byte at either end). Measured faster on a GPU
     // than building the shifted vectors with shuffle2 (docs/performance.md#sobel-choices).
     const uint4 word_before = (uint4)(before << 24, centre.s0, centre.s1, centre.s2);
     const uint4 word_after = (uint4)(centre.s1, centre.s2, centre.s3, after);

@@ -11,25 +11,41 @@
 
 namespace sdk {
 
+const std::vector<SobelVariantTraits>& sobel_variants()
+{
+    static const std::vector<SobelVariantTraits> table{
+        // variant                   name           program file           kernel name       outputs  reads from
+        {SobelVariant::no_vectors,  "no_vectors",  "sobel_no_vectors.cl", "sobel_no_vectors",  1, 1, "buffer"},
+        {SobelVariant::vector_16x1, "16x1",        "sobel.cl",            "sobel_16x1",       16, 1, "buffer"},
+        {SobelVariant::vector_16x4, "16x4",        "sobel.cl",            "sobel_16x4",       16, 4, "buffer"},
+        {SobelVariant::packed_16x4, "16x4-packed", "sobel.cl",            "sobel_16x4_packed", 16, 4, "buffer"},
+        {SobelVariant::local_tile,  "local",       "sobel_local.cl",      "sobel_local",      16, 1, "local memory"},
+        {SobelVariant::image,       "image",       "sobel_image.cl",      "sobel_image",       1, 1, "image"},
+    };
+    return table;
+}
+
+const SobelVariantTraits& traits_of(SobelVariant variant)
+{
+    // The table lists the variants in the enum's order.
+    return sobel_variants().at(static_cast<std::size_t>(variant));
+}
+
 std::string variant_name(SobelVariant variant)
 {
-    switch (variant) {
-    case SobelVariant::no_vectors: return "no_vectors";
-    case SobelVariant::vector_16x1: return "16x1";
-    case SobelVariant::vector_16x4: return "16x4";
-    case SobelVariant::packed_16x4: return "16x4-packed";
-    case SobelVariant::local_tile: return "local";
-    case SobelVariant::image: return "image";
-    }
-    return "unknown";
+    return traits_of(variant).name;
+}
+
+std::optional<SobelVariant> find_sobel_variant(const std::string& name)
+{
+    for (const SobelVariantTraits& traits : sobel_variants())
+        if (traits.name == name) return traits.variant;
+    return std::nullopt;
 }
 
 SobelVariant sobel_variant_named(const std::string& name)
 {
-    for (const auto variant : {SobelVariant::no_vectors, SobelVariant::vector_16x1,
-                               SobelVariant::vector_16x4, SobelVariant::packed_16x4,
-                               SobelVariant::local_tile, SobelVariant::image})
-        if (variant_name(variant) == name) return variant;
+    if (const auto variant = find_sobel_variant(name)) return *variant;
     throw std::invalid_argument("no Sobel variant called '" + name + "'");
 }
 
@@ -59,48 +75,6 @@ std::size_t local_tile_bytes(std::size_t group_x, std::size_t group_y)
     return (16 * group_x + 2) * (group_y + 2);
 }
 
-const char* program_file(SobelVariant variant)
-{
-    switch (variant) {
-    case SobelVariant::no_vectors: return "sobel_no_vectors.cl";
-    case SobelVariant::local_tile: return "sobel_local.cl";
-    case SobelVariant::image: return "sobel_image.cl";
-    default: return "sobel.cl";
-    }
-}
-
-// Outputs per work-item along x and y: the work size is the image size divided by these.
-struct Tile {
-    std::size_t width;
-    std::size_t height;
-};
-
-Tile tile_of(SobelVariant variant)
-{
-    switch (variant) {
-    case SobelVariant::no_vectors:
-    case SobelVariant::image: return {1, 1};
-    case SobelVariant::vector_16x1:
-    case SobelVariant::local_tile: return {16, 1};
-    case SobelVariant::vector_16x4:
-    case SobelVariant::packed_16x4: return {16, 4};
-    }
-    return {1, 1};
-}
-
-const char* kernel_name(SobelVariant variant)
-{
-    switch (variant) {
-    case SobelVariant::no_vectors: return "sobel_no_vectors";
-    case SobelVariant::vector_16x1: return "sobel_16x1";
-    case SobelVariant::vector_16x4: return "sobel_16x4";
-    case SobelVariant::packed_16x4: return "sobel_16x4_packed";
-    case SobelVariant::local_tile: return "sobel_local";
-    case SobelVariant::image: return "sobel_image";
-    }
-    return "";
-}
-
 }  // namespace
 
 SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
@@ -114,9 +88,10 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
     const std::string unavailable = sobel_variant_unavailable(cl_, variant, 0, 0);
     if (!unavailable.empty())
         throw std::runtime_error("the " + variant_name(variant) + " Sobel variant: " + unavailable);
-    program_ = build_program(cl_, program_file(variant), border_build_option(border));
-    while_doing(std::string("creating kernel ") + kernel_name(variant), [&] {
-        kernel_ = create_kernel(program_, kernel_name(variant));
+    const SobelVariantTraits& traits = traits_of(variant);
+    program_ = build_program(cl_, traits.program_file, border_build_option(border));
+    while_doing(std::string("creating kernel ") + traits.kernel_name, [&] {
+        kernel_ = create_kernel(program_, traits.kernel_name);
         if (vectorised) magnitude_kernel_ = create_kernel(program_, "sobel_magnitude");
         if (variant == SobelVariant::image)
             image_copy_kernel_ = create_kernel(program_, "luminance_to_image");
@@ -125,7 +100,7 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
 
 void SobelFilter::set_work_group(std::size_t x, std::size_t y)
 {
-    check_work_group(kernel_, cl_.device, x, y, kernel_name(variant_));
+    check_work_group(kernel_, cl_.device, x, y, traits_of(variant_).kernel_name);
     if (variant_ == SobelVariant::local_tile)
         check_local_memory(cl_.device, x, y, local_tile_bytes(x, y));
     work_group_x_ = x;
@@ -137,18 +112,32 @@ void SobelFilter::size_launch()
 {
     // [Work size]
     // One work-item per tile of outputs; the edge blocks of the image are partial tiles.
-    const Tile tile = tile_of(variant_);
-    launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, tile.width),
-                             divide_round_up(height_, tile.height), work_group_x_,
+    const SobelVariantTraits& traits = traits_of(variant_);
+    launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, traits.outputs_x),
+                             divide_round_up(height_, traits.outputs_y), work_group_x_,
                              work_group_y_);
     // [Work size]
-    if (variant_ == SobelVariant::local_tile) {
-        // The tile for the shape that really runs (launch_size_2d may shrink the one asked for).
-        const std::size_t tile_bytes = local_tile_bytes(launch_.local[0], launch_.local[1]);
-        while_doing("setting the local tile's size", [&] { kernel_.setArg(6, cl::Local(tile_bytes)); });
-    }
+    bind_arguments();
 }
 
+void SobelFilter::bind_arguments()
+{
+    const auto w = static_cast<cl_int>(width_);
+    const auto h = static_cast<cl_int>(height_);
+    const auto pitch = static_cast<cl_int>(row_pitch_);
+    while_doing("setting the Sobel kernel's arguments", [&] {
+        if (variant_ == SobelVariant::image) {
+            set_args(kernel_, luminance_image_, w, h, pitch, gradient_x_, gradient_y_);
+        } else if (variant_ == SobelVariant::local_tile) {
+            // The tile for the shape that really runs (launch_size_2d may shrink the one asked for).
+            const std::size_t tile_bytes = local_tile_bytes(launch_.local[0], launch_.local[1]);
+            set_args(kernel_, luminance_, w, h, pitch, gradient_x_, gradient_y_,
+                     cl::Local(tile_bytes));
+        } else {
+            set_args(kernel_, luminance_, w, h, pitch, gradient_x_, gradient_y_);
+        }
+    });
+}
 
 void SobelFilter::upload(const Image& luminance)
 {
@@ -179,34 +168,29 @@ void SobelFilter::allocate(std::size_t width, std::size_t height)
     gradient_x_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dX");
     gradient_y_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dY");
     magnitude_ = cl::Buffer();  // sized for the previous image, if any
-    size_launch();
-
-    const auto w = static_cast<cl_int>(width_);
-    const auto h = static_cast<cl_int>(height_);
-    const auto pitch = static_cast<cl_int>(row_pitch_);
-    if (variant_ != SobelVariant::image) {
-        while_doing("setting the Sobel kernel's arguments",
-                    [&] { set_args(kernel_, luminance_, w, h, pitch, gradient_x_, gradient_y_); });
-        return;
+    if (variant_ == SobelVariant::image) {
+        const std::string unavailable = sobel_variant_unavailable(cl_, variant_, width_, height_);
+        if (!unavailable.empty())
+            throw std::runtime_error("the image Sobel variant on an image of " + size + ": " +
+                                     unavailable);
+        while_doing("creating the luminance image", [&] {
+            luminance_image_ = image_view_of(cl_, luminance_, width_, height_, row_pitch_);
+            image_is_view_ = luminance_image_() != nullptr;
+            if (!image_is_view_) {
+                luminance_image_ = cl::Image2D(cl_.context, CL_MEM_READ_WRITE,
+                                               cl::ImageFormat(CL_R, CL_UNSIGNED_INT8), width_, height_);
+                set_args(image_copy_kernel_, luminance_, static_cast<cl_int>(width_),
+                         static_cast<cl_int>(height_), static_cast<cl_int>(row_pitch_),
+                         luminance_image_);
+            }
+        });
     }
-    const std::string unavailable = sobel_variant_unavailable(cl_, variant_, width_, height_);
-    if (!unavailable.empty())
-        throw std::runtime_error("the image Sobel variant on an image of " + size + ": " + unavailable);
-    while_doing("creating the luminance image", [&] {
-        luminance_image_ = image_view_of(cl_, luminance_, width_, height_, row_pitch_);
-        image_is_view_ = luminance_image_() != nullptr;
-        if (!image_is_view_) {
-            luminance_image_ = cl::Image2D(cl_.context, CL_MEM_READ_WRITE,
-                                           cl::ImageFormat(CL_R, CL_UNSIGNED_INT8), width_, height_);
-            set_args(image_copy_kernel_, luminance_, w, h, pitch, luminance_image_);
-        }
-        set_args(kernel_, luminance_image_, w, h, pitch, gradient_x_, gradient_y_);
-    });
+    size_launch();  // and binds the arguments
 }
 
 void SobelFilter::fill_outputs(std::uint8_t value)
 {
-    // Written from the host rather than with clEnqueueFillBuffer: under oclgrind 21.10 a filled
+    // Written from the host rather than with clEnqueueFillBuffer: under oclgrind a filled
     // buffer's later contents are reported as uninitialised when another kernel reads them.
     const std::vector<std::uint8_t> poison(row_pitch_ * height_, value);
     while_doing("filling the gradient buffers", [&] {
@@ -227,7 +211,7 @@ cl::Event SobelFilter::run()
         });
     }
     cl::Event event;
-    while_doing(std::string("running kernel ") + kernel_name(variant_), [&] {
+    while_doing(std::string("running kernel ") + traits_of(variant_).kernel_name, [&] {
         cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch_.global, launch_.local,
                                        nullptr, &event);
         cl_.record(kernel_, event);

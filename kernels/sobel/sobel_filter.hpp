@@ -7,7 +7,9 @@
 #include "kernels/sobel/sobel_reference.hpp"
 #include "common/runtime/work_size.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,9 +25,27 @@ enum class SobelVariant {
     local_tile,  // kernels/sobel/sobel_local.cl: the group's tile and halo in local memory, 16x1
     image,       // kernels/sobel/sobel_image.cl: image2d_t + sampler, one pixel per work-item
 };
+
+// Everything that tells one variant from another, as one row of one table (sobel_filter.cpp),
+// the way OpenCV and the Arm Compute Library keep one table of build options per kernel: the
+// host code asks the table instead of switching on the variant.
+struct SobelVariantTraits {
+    SobelVariant variant;
+    const char* name;          // as --variant and the tuning cache spell it
+    const char* program_file;  // in kernels/sobel/, built with the border's -D option
+    const char* kernel_name;
+    std::size_t outputs_x;     // outputs per work-item along x and y: the work size is the
+    std::size_t outputs_y;     //   image's size divided by these, rounded up
+    const char* reads_from;    // "buffer", "local memory" or "image": what the verdict compares
+};
+// Every variant, in the enum's order.
+const std::vector<SobelVariantTraits>& sobel_variants();
+const SobelVariantTraits& traits_of(SobelVariant variant);
+
 std::string variant_name(SobelVariant variant);
-// The variant called `name` ("no_vectors", "16x1", "16x4", "16x4-packed", "local", "image");
-// throws otherwise.
+// The variant called `name` ("no_vectors", "16x1", "16x4", "16x4-packed", "local", "image"):
+// find_sobel_variant gives nothing for any other name, sobel_variant_named throws.
+std::optional<SobelVariant> find_sobel_variant(const std::string& name);
 SobelVariant sobel_variant_named(const std::string& name);
 
 // Why `variant` cannot run on this device for a `width` x `height` image, or "" when it can.
@@ -96,6 +116,9 @@ private:
     // The NDRange for the uploaded image's size and the requested work-group shape (and for the
     // local variant, its tile's local memory to match).
     void size_launch();
+    // Binds every argument of the variant's kernel in one call (the local variant's tile sized
+    // for the launch).
+    void bind_arguments();
 
     OpenClContext cl_;
     SobelVariant variant_;

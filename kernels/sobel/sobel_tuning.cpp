@@ -20,13 +20,6 @@ const std::vector<SobelVariant>& candidate_variants()
     return variants;
 }
 
-std::optional<SobelVariant> variant_named(const std::string& name)
-{
-    for (const auto variant : candidate_variants())
-        if (variant_name(variant) == name) return variant;
-    return std::nullopt;
-}
-
 bool images_available(const OpenClContext& cl, ImageSize size)
 {
     return sobel_variant_unavailable(cl, SobelVariant::image, size.width, size.height).empty();
@@ -47,9 +40,10 @@ std::optional<SobelChoice> parse_choice(const std::string& value)
 {
     const std::size_t tab = value.find('\t');
     if (tab == std::string::npos) return std::nullopt;
-    const auto variant = variant_named(value.substr(0, tab));
+    // Only the candidates compete: the scalar kernel is never a cached choice.
+    const auto variant = find_sobel_variant(value.substr(0, tab));
     const auto shape = parse_cached_shape(value.substr(tab + 1));
-    if (!variant || !shape) return std::nullopt;
+    if (!variant || *variant == SobelVariant::no_vectors || !shape) return std::nullopt;
     return SobelChoice{*variant, shape->x, shape->y};
 }
 
@@ -166,11 +160,9 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
 
 std::string memory_name(SobelVariant variant)
 {
-    switch (variant) {
-    case SobelVariant::local_tile: return "local memory";
-    case SobelVariant::image: return "image";
-    default: return "buffer " + variant_name(variant);
-    }
+    const SobelVariantTraits& traits = traits_of(variant);
+    const std::string reads_from = traits.reads_from;
+    return reads_from == "buffer" ? reads_from + " " + traits.name : reads_from;
 }
 
 namespace {

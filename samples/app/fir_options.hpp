@@ -1,5 +1,8 @@
 #pragma once
+#include "samples/app/device_run.hpp"
 #include "samples/app/tuning_options.hpp"
+#include "kernels/convert/row_conversions.hpp"
+#include "kernels/fir/fir_filter.hpp"
 #include "kernels/fir/fir_tuning.hpp"
 
 #include <CLI/CLI.hpp>
@@ -35,5 +38,13 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
 void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border border,
                         const FirCoefficients& coefficients, FirFilter& fir,
                         unsigned iterations, const FirOptions& options);
+
+// A band's way in and out of the float filter, on the device: the 8-bit luminance `load` puts
+// there (the file's rows as they are stored, converted), made the floats `fir` reads; and
+// `fir`'s output rounded to 8 bits, where the band's rows of the output file come from. The 8-bit
+// images live on the device only; each conversion is a step of `run`'s table.
+void load_float_luminance(DeviceRun& run, RowConversions& conversions, FirFilter& fir,
+                          const DeviceRun::LoadLuminance& load);
+BandResult round_to_8bit(DeviceRun& run, RowConversions& conversions, const FirFilter& fir);
 
 }  // namespace sdk

@@ -8,7 +8,7 @@
 #include "common/runtime/pipeline_timer.hpp"
 #include "samples/app/sample_io.hpp"
 #include "samples/app/report.hpp"
-#include "samples/app/run_floor.hpp"
+#include "samples/app/device_run.hpp"
 #include "common/imageio/image_file.hpp"
 
 #include <iostream>
@@ -63,7 +63,8 @@ int main(int argc, char** argv)
                                   sobel.bytes_moved());
 
         // 5. Write the images (and raw arrays), check them against the C++ reference, then put
-        //    every file in place together.
+        //    every file in place together; with --floor, what any program must move for this
+        //    job, measured now on this machine, against which the steps above are read.
         sdk::write_image(options.output, sdk::Image{luminance.width, luminance.height, 1, magnitude});
         if (save_gradients)
             sdk::write_gradient_images(options.output, luminance.width, luminance.height, run.gradients);
@@ -73,12 +74,7 @@ int main(int argc, char** argv)
                 sdk::verify_sobel(log, luminance, options.border, run.gradients, magnitude);
             sdk::print_cpu_comparison(log, kernel_times.run_ms, pipeline.total_ms(), reference_ms);
         }
-        sdk::write_trace(options, pipeline, cl);  // --trace: the timeline of this run
-        outputs.commit();
-        log << "Wrote " << sdk::printable(options.output.string()) << (save_gradients ? " and its -dX, -dY images\n" : "\n");
-
-        // 6. With --floor: what any program must move for this job, measured now on this
-        //    machine, against which the steps above are read (samples/app/run_floor.hpp).
-        if (options.floor) sdk::report_floor(log, cl, options.input, options.output, pipeline);
+        sdk::finish_run(options, log, pipeline, cl, outputs,
+                        save_gradients ? " and its -dX, -dY images" : "");
     });
 }

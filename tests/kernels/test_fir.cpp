@@ -361,6 +361,22 @@ TEST(FirVariants, NamesRoundTripAndAnUnknownOneIsAUsageError)
         EXPECT_EQ(fir_variant_named(fir_variant_name(variant)), variant);
     EXPECT_THROW(fir_variant_named("texture"), UsageError);
     EXPECT_EQ(memory_name(FirVariant::local), "local memory");
+    EXPECT_EQ(memory_name(FirVariant::buffer), "buffer");
+    EXPECT_EQ(memory_name(FirVariant::image), "image");
+}
+
+TEST(FirVariants, TheTableListsEveryVariantInTheEnumsOrder)
+{
+    // traits_of indexes the table by the enum's value.
+    const std::vector<FirVariantTraits>& table = fir_variants();
+    ASSERT_EQ(table.size(), 3u);
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        EXPECT_EQ(static_cast<std::size_t>(table[i].variant), i);
+        EXPECT_EQ(&traits_of(table[i].variant), &table[i]);
+    }
+    EXPECT_STREQ(traits_of(FirVariant::buffer).kernel_name_3x3, "fir_float");
+    EXPECT_STREQ(traits_of(FirVariant::buffer).kernel_name, "fir_float_kxk");
+    EXPECT_STREQ(traits_of(FirVariant::local).program_file, "fir_local.cl");
 }
 
 TEST(FirVariants, TheVerdictTimesEveryVariantThatRunsHere)

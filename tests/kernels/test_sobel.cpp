@@ -371,6 +371,22 @@ TEST(DeviceLimits, NamesBothSizesWhenABufferExceedsTheDevicesLargestAllocation)
     EXPECT_NO_THROW(check_fits_device(test_context(), limit, "an image"));
 }
 
+TEST(SobelVariants, TheTableListsEveryVariantInTheEnumsOrderAndNamesRoundTrip)
+{
+    // traits_of indexes the table by the enum's value.
+    const std::vector<SobelVariantTraits>& table = sobel_variants();
+    ASSERT_EQ(table.size(), 6u);
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        EXPECT_EQ(static_cast<std::size_t>(table[i].variant), i);
+        EXPECT_EQ(&traits_of(table[i].variant), &table[i]);
+        EXPECT_EQ(sobel_variant_named(variant_name(table[i].variant)), table[i].variant);
+    }
+    EXPECT_FALSE(find_sobel_variant("texture").has_value());
+    EXPECT_THROW(sobel_variant_named("texture"), std::invalid_argument);
+    EXPECT_EQ(traits_of(SobelVariant::packed_16x4).outputs_x, 16u);
+    EXPECT_EQ(traits_of(SobelVariant::packed_16x4).outputs_y, 4u);
+}
+
 TEST(SobelFilter, RefusesAnImageLargerThanTheDeviceCanAllocate)
 {
     // Not allocated on the host: the size check comes before any buffer.

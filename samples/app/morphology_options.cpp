@@ -1,0 +1,72 @@
+#include "samples/app/morphology_options.hpp"
+
+#include "samples/app/cli.hpp"
+#include "common/runtime/step_timing.hpp"
+
+#include <cstdint>
+#include <iomanip>
+#include <vector>
+
+namespace sdk {
+
+Binarisation MorphologyOptions::binarisation() const
+{
+    return Binarisation{static_cast<std::uint8_t>(threshold), invert};
+}
+
+void add_morphology_options(CLI::App& app, MorphologyOptions& options)
+{
+    app.add_option("--threshold", options.threshold, "foreground where luminance >= T (0 to 255)")
+        ->type_name("T")
+        ->check(CLI::Range(0u, 255u).description(""))
+        ->capture_default_str();
+    app.add_flag("--invert", options.invert,
+                 "dark pixels (luminance < T) are the foreground: text on paper");
+    accept_names(app.add_option("--shape", options.shape,
+                                "structuring element: square (3x3), diamond (city-block "
+                                "distance 2), or OpenCV's rectangle, cross or ellipse of "
+                                "--size"),
+                 morphology_shape_names())
+        ->default_str("diamond");
+    app.add_option("--size", options.size,
+                   "the rectangle's, cross's or ellipse's WxH, odd, 1 to 63 (default 3x3)")
+        ->type_name("WxH")
+        ->check(a_value());
+    accept_names(app.add_option("--op", options.operation,
+                                "dilate, erode, close = erode(dilate), open = dilate(erode)"),
+                 morphology_operation_names())
+        ->default_str("close");
+    app.add_option("--roi", options.region,
+                   "process only the region X,Y,W,H in pixels (left, top, width, height); the "
+                   "rest is copied")
+        ->type_name("X,Y,W,H")
+        ->check(a_value());
+    add_tuning_options(app, options.tuning,
+                       "the dilate and erode passes' work-group shape WxH, e.g. 16x8 "
+                       "(default: the fastest on this device for this image's size class, "
+                       "measured once and cached)",
+                       "measure the passes' work-group shapes again for this image's size "
+                       "class and replace the cached choice");
+}
+
+void report_median_steps(std::ostream& log, MorphologyFilter& morphology,
+                         const Binarisation& binarisation, MorphologyOperation operation,
+                         const Roi& roi, unsigned iterations)
+{
+    if (iterations == 0) return;
+    std::vector<std::vector<StepTiming>> runs;
+    for (unsigned i = 0; i < iterations; ++i)
+        runs.push_back(step_timings(morphology.run(binarisation, operation, roi)));
+    const auto medians = median_step_timings(runs);
+    log << "Median of each step over " << iterations << " runs:\n";
+    step_table(medians).print(log);
+    log << "Median ns per pixel:" << std::fixed << std::setprecision(4);
+    for (const auto& step : medians)
+        log << "  " << step.name << " "
+            << static_cast<double>(step.end_ns - step.start_ns) /
+                   static_cast<double>(morphology.pixel_count());
+    log << "\n";
+    log.unsetf(std::ios::floatfield);
+}
+
+}  // namespace sdk
