@@ -204,6 +204,10 @@ TEST_F(EmbeddedDevice, TheShimRefusesWhatTheSdkWasNotToldOf)
 {
     const Outcome wide =
         run({"", "sobel", {"--variant", "16x1", "--work-group", "32x16"}}, Limits::shim);
+    // A device whose own limits are already an embedded one's (a GPU whose kernel runs at most
+    // 256 work-items a group) is refused by the SDK before the shim sees anything.
+    if (wide.status == 2 && wide.err.find("work-items a group on this device") != std::string::npos)
+        GTEST_SKIP() << "the device's own limit refuses first: " << wide.err;
     EXPECT_NE(wide.err.find("limits_shim: refused a work-group of 512 items"), std::string::npos)
         << wide.err;
     EXPECT_NE(wide.err.find("CL_INVALID_WORK_GROUP_SIZE"), std::string::npos) << wide.err;

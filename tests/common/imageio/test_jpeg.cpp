@@ -283,7 +283,15 @@ TEST(JpegReject, MoreScansThanTheLimit)
     const std::size_t limit = sdk::kMaxJpegScans;
     const auto at_limit = with_first_scan_repeated(file, limit - scans_in(file));
     ASSERT_EQ(scans_in(at_limit), limit);
-    EXPECT_EQ(kJpeg.decode(at_limit).width, 64u);
+    // Repeating a scan is what makes a file of many scans here. libjpeg-turbo 2.1 (Debian 12)
+    // warns of it; a libjpeg that refuses it as damage itself (3.x, "Inconsistent progression
+    // sequence") leaves this limit nothing to count.
+    try {
+        EXPECT_EQ(kJpeg.decode(at_limit).width, 64u);
+    } catch (const std::exception& error) {
+        if (std::string(error.what()).find("Inconsistent progression") == std::string::npos) throw;
+        GTEST_SKIP() << "this libjpeg refuses a repeated scan itself: " << error.what();
+    }
     const auto past_limit = with_first_scan_repeated(file, limit + 1 - scans_in(file));
     kJpeg.expect_rejected(past_limit, "too many scans: scan " + std::to_string(limit + 1) +
                                           " found, the limit is " + std::to_string(limit));
