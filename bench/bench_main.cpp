@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The benchmark suite (Google Benchmark): every kernel variant on every size, timed on the device
 // by its profiling event (START..END, manual time), against the device's own buffer copy as the
 // yardstick; the same filters through OpenCV on the CPU when it is built in; and each sample's

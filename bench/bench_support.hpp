@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the benchmarks share: image sizes and the images themselves, the one setup kept between
 // the runner's calls, per-iteration times and the counters computed from their median.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a user waits for: each sample run as its own process, from reading a BMP to renaming its
 // output into place, timed on the host's clock against the floor measured in the same iterations

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "jpeg_decoding.hpp"
 
 #include "codec_builders.hpp"  // tests/common/imageio: the libjpeg writer the tests use

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Reading a JPEG: decode_jpeg in memory, on one thread and on all cores, of a photograph-like
 // image written as a camera writes it (4:2:0, quality 90), once with a restart marker after

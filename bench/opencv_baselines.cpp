@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "opencv_baselines.hpp"
 
 #include "kernels/fir/fir_coefficients.hpp"

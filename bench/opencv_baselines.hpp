@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The same filters through OpenCV on the host CPU, as a baseline in the same run (only built
 // when CMake finds OpenCV; see bench/CMakeLists.txt).

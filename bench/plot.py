@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Turns bench's JSON output into charts (PNG and SVG) and a Markdown table.
 
     bench --benchmark_out=bench.json --benchmark_out_format=json ...

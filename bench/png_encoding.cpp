@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "png_encoding.hpp"
 
 #include "samples/app/cli.hpp"

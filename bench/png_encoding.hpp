@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Writing a PNG: encode_png in memory (filter, compression on all cores, the container) on a
 // photograph-like image, grey and RGB, so the number compares with the step table's "compress

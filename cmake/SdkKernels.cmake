@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Kernels are copied (not compiled) next to the executables: edit a .cl in the build folder, or in
 # the source tree and rebuild, and the next run picks it up. Programs find them relative to their
 # own path and build them with -I that folder, so `#include "border.cl"` works.

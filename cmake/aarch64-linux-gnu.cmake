@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Cross-building for a 64-bit Arm board running Linux (aarch64), with Debian's cross compiler
 # (package g++-aarch64-linux-gnu) and an arm64 root folder that holds the board's libraries and
 # headers (scripts/board-sysroot.sh makes one from Debian's arm64 packages; a copy of the board's

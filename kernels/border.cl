@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Border handling shared by every filter; kernel files `#include "border.cl"`. The mode is chosen
 // when the program is built, by name (-DBORDER_REFLECT101, from border_build_option in
 // kernels/border.cpp), so the interior code carries no mode switch.

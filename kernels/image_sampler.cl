@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The border modes as an image sampler serves them, for the kernels that read the luminance
 // through an image2d_t (kernels/sobel/sobel_image.cl, kernels/fir/fir_image.cl); kernel files
 // `#include "image_sampler.cl"`.

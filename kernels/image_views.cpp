@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/image_views.hpp"
 
 #include <CL/cl_ext.h>

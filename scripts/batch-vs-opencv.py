@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A folder of photos to PNG edges: a sobel batch against OpenCV doing the same job.
 
 Makes N photo-like JPEGs (the bundled assets/input.bmp scaled to camera size, with noise so no two

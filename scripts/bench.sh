@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds bench and what its file/ benchmarks start (the samples, opencl_start_stop), runs it with
 # Google Benchmark's JSON written to OUT_DIR/bench.json (console log in OUT_DIR/console.txt), then
 # bench/plot.py: charts OUT_DIR/PREFIX-fraction.png/.svg and PREFIX-throughput.png/.svg, and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A simulated board: cross-builds the samples for aarch64, installs them into a folder as a user
 # would copy it to a board, and runs each one from that folder under qemu-aarch64, on PoCL for
 # arm64 from Debian's packages, with --verify: once on a small image swapped into the folder's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Makes an arm64 (aarch64) Debian 12 root folder for cross-building the samples and for running
 # them under qemu-aarch64: the C and C++ runtimes, the OpenCL loader and headers, PoCL for arm64
 # with the LLVM/clang 15 it compiles kernels with, libpng, libjpeg-turbo and zlib with their

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Our kernels against the libraries a GPU developer would otherwise call, in one run on one GPU,
 # alternating: bench's kernel/ timings (OpenCL profiling events), NVIDIA's NPP
 # (bench/gpu_libraries/npp_filters.cpp, CUDA events) and OpenCV's OpenCL path

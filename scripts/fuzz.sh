@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Fuzzes the image readers (sdk::decode_image: BMP, PNG, JPEG) with libFuzzer for a bounded time;
 # exits non-zero on a crash and prints the crash file's name (copy it into tests/fuzz/regressions/,
 # where the test suite replays it, then fix the bug). One run of FUZZ_SECONDS covers all three

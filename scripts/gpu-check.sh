@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds, tests and times the samples on a GPU box (see ../shared/gpu): used by developers with
 # the device tool; writes logs under $OUT.
 set -uo pipefail

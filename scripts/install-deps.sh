@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian 12 packages the SDK needs, only those missing. Where there is no apt-get
 # (a board, a GPU box), bring the OpenCL loader, headers, CLI11, GoogleTest, libpng and libjpeg
 # yourself and point CMAKE_PREFIX_PATH at them; set SDK_SKIP_APT=1 to skip this step.

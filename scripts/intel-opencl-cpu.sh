@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Intel's OpenCL runtime for x86-64 CPUs, a second OpenCL implementation beside PoCL: another
 # compiler, another work-group scheduler, other limits. It runs on AMD processors too. Taken from
 # the Python package registry's wheels (intel-opencl-rt, intel-cmplr-lib-rt, tbb; pinned below,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes a BMP of random pixels, 8-bit grey or with --rgb 24-bit, for timing the samples on large images.
 
     scripts/make_test_image.py 3264 2448 /tmp/3264x2448.bmp [--seed N] [--rgb]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """OpenCV doing the sobel sample's job, for the whole-run comparison (docs/whole_run.md).
 
 In one warm process: read the BMP, BGR to grey, Sobel dx and dy (CV_16S, 3x3), the magnitude,

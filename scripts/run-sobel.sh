@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README's first command: install what is missing, build every sample (sobel,
 # sobel_no_vectors, fir_float, morphology_packed; the pages run them all), and run the sobel sample
 # on the bundled photograph (on PoCL when there is no GPU). Writes output.bmp into the current

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The README's second command: install what is missing, build everything and run the whole test
 # suite with CTest (on PoCL when there is no GPU).
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Times whole runs of a sample, file in to file out, as a user waits for them, against the floor
 # measured in the same run: reading the input from the page cache and writing the output's bytes
 # (dd), alternating the two in every round so that a noisy moment hits all alike. Beside the

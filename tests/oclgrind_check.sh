@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs a test binary (or sample) under oclgrind, which simulates every work-item and checks each
 # memory access: any message it logs (an out-of-bounds read or write, a data race, a read of
 # uninitialised memory, a misused API call) fails the test, even when the results were right.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs every command the pages show, so a page cannot name an option, an output line or a file
 that no longer exists.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Every relative link in README.md and docs/*.md must lead somewhere: the file exists, and a
 #fragment names a heading of the page it points to (GitHub's anchors: lower case, punctuation
 dropped, spaces to hyphens). Pages get trimmed and headings renamed; a dead link is found here,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Tests of docs/tools/excerpts.py, on throw-away repositories in temporary folders.
 
     python3 tests/test_excerpts.py [-v]     (CTest runs it as docs_excerpts_tool)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Helpers shared by the device tests: one OpenCL context for the whole test binary, random
 // images, and the awkward sizes every kernel is tested on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What any OpenCL program pays on this machine around its work: the driver found and started,
 // a context and a queue created on the device the samples would choose, and all of it released
 // and the process ended. Nothing else: scripts/whole-run.sh and bench's file/ benchmarks time it

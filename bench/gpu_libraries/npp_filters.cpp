@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NVIDIA's own library doing our filters' jobs, for the side-by-side on an NVIDIA GPU
 // (scripts/compare-gpu-libraries.sh builds and runs it; it needs the CUDA toolkit's NPP, so it is
 // not part of the CMake build). Each case is timed with CUDA events around one call, warmed up,

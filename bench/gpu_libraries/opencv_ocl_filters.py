@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """OpenCV's OpenCL path (cv2.UMat) doing our filters' jobs, for the side-by-side on a GPU
 (scripts/compare-gpu-libraries.sh runs it). OpenCV exposes no OpenCL events, so each call is
 timed on the host's clock up to cv2.ocl.finish(): warmed up, repeated, the median. That adds

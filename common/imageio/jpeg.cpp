@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/imageio/jpeg.hpp"
 
 #include "common/imageio/byte_source.hpp"

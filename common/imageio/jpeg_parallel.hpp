@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Decoding a JPEG's restart intervals (jpeg_restarts.hpp) on several cores with libjpeg itself.
 //

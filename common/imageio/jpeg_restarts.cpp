@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/imageio/jpeg_restarts.hpp"
 
 #include "common/imageio/each_on_a_thread.hpp"

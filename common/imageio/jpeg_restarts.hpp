@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where a JPEG's restart intervals lie, so that they can be decoded apart (jpeg_parallel.hpp).
 //

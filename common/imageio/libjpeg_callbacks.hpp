@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What both JPEG decoders (jpeg.cpp: a whole file on one thread; jpeg_parallel.cpp: restart
 // intervals on all cores) give libjpeg to call: error handlers and source callbacks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/imageio/pbm.hpp"
 
 #include "common/imageio/file_io.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/imageio/png.hpp"
 
 #include "common/imageio/byte_source.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Where a decoder puts the rows it decodes: one Image, or the caller's own memory band by band
 // (RowBands), each band handed over as soon as all its rows are written, so that the caller can

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One exception type for "this image cannot be loaded". Reading a file's bytes fails with
 // FileError (missing, unreadable, shorter than when it was opened), decoding them with

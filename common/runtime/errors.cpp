@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/runtime/errors.hpp"
 
 #include "common/runtime/resource_limits.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one place that includes OpenCL-CLHPP, so every file agrees on its configuration.
 // OpenCL 1.2 is what embedded drivers (Mali, Adreno, PoCL) and NVIDIA's all speak; exceptions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/runtime/profiling.hpp"
 
 #include "common/runtime/choose_fastest.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The process's own limits, named in messages about failures they cause: a tight `ulimit -n` or
 // `ulimit -v` makes the OpenCL loader, the driver and C++ allocations fail in ways that read like

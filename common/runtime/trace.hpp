@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "common/runtime/command_log.hpp"
 #include "common/runtime/device.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/runtime/work_size.hpp"
 
 #include "common/runtime/device.hpp"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Keeps the code excerpts in the docs equal to the code they quote.
 
     docs/tools/excerpts.py check     # exit 1, with a diff, when any excerpt is stale or broken

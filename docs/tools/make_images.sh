@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes the docs' pictures (docs/images/*.png, except the perf-* charts) from real runs of the
 # samples on the bundled image, each run with --verify, so every picture is an output the C++
 # reference agrees with. Pixels are converted losslessly; nothing is resized.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Draws a --trace file (Chrome trace-event JSON) as an SVG timeline, with the standard library
 only: one row per track (host, device queue), each event a bar labelled where it is wide enough
 (every bar has its name, start and length as a tooltip), and a time axis in milliseconds.

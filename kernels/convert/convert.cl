@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conversions between an image file's pixel rows as stored and the top-down 8-bit images with a
 // row pitch that the filters work on. They let the host move a file's bytes to the device and
 // back without touching a pixel: the upload is what the file holds, the download what is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/convert/convert_reference.hpp"
 
 #include "common/imageio/luminance.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/convert/row_conversions.hpp"
 
 #include "common/runtime/errors.hpp"

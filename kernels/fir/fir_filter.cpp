@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/fir/fir_filter.hpp"
 
 #include "common/runtime/device.hpp"

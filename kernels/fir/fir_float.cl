@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Mali SDK's floating-point 3x3 FIR filter: each work-item computes 4 neighbouring outputs of
 // a row with float4 vectors, the 128-bit width Mali's pipelines are built for. Unlike the
 // tutorial's kernel, this one centres the output on the window (the tutorial's lands one pixel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The image FIR filter: the luminance is read through an image2d_t and a sampler instead of
 // from a buffer. An image is laid out and cached for 2-D neighbourhoods (on GPUs, texture units
 // and their caches), and the sampler's addressing mode answers reads outside the image, so the

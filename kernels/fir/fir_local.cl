@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The local-memory FIR filter: a work-group first copies its tile of the luminance, with the
 // window's halo all round, into local memory, so that each pixel crosses from global memory once
 // per group instead of once per window that covers it (K*K times); then each work-item sums the

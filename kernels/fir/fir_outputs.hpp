@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "kernels/border.hpp"
 #include "kernels/fir/fir_coefficients.hpp"

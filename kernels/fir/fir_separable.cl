@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The separable path: weights that are an outer product, column[j] * row[i], filter in two 1-D
 // passes (kernels/fir/fir_separable.hpp finds the factors). fir_rows filters each row into a
 // float buffer of row sums, handling the left and right borders; fir_columns filters each column

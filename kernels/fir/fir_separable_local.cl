@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Separable weights in one kernel, the row sums kept in local memory: the local variant's way
 // with weights that are a column times a row (kernels/fir/fir_separable.hpp finds the factors).
 // The two-pass way (fir_separable.cl) writes the row sums to global memory as a full-size float

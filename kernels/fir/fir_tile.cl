@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tiles of the luminance a work-group's windows cover, copied into local memory: the local
 // K*K kernel (fir_local.cl) and the separable one that keeps its row sums there
 // (fir_separable_local.cl) both walk down a strip of them. Kernel files `#include "fir_tile.cl"`.

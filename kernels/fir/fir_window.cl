@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every KxK FIR kernel shares: the window's size from the build options, Border::none's
 // rule, and the store of a work-item's four outputs. Kernel files `#include "fir_window.cl"`.
 #ifndef SDK_FIR_WINDOW_CL

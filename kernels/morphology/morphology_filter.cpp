@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/morphology/morphology_filter.hpp"
 
 #include "common/imageio/bmp.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/morphology/morphology_outputs.hpp"
 
 #include "common/imageio/npy.hpp"

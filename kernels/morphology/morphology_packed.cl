@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binary morphology on bit-packed images (the 2013 blog posts "Dilation and Erosion in packed
 // bit" and "Connecting pixels"): binarise and pack the luminance 32 pixels to a word, dilate or
 // erode a whole word per work-item, unpack to 8 bits for display.

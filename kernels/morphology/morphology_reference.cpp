@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/morphology/morphology_reference.hpp"
 
 #include "kernels/morphology/structuring_element.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dilation and erosion by structuring elements of any odd size up to 63x63 whose rows are runs
 // centred on the middle column: OpenCV's rectangle, cross and ellipse
 // (kernels/morphology/structuring_element.hpp). morphology_packed.cl includes this file in place

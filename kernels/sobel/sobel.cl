@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The vectorised Sobel: each work-item computes 16 neighbouring outputs of a row (sobel_16x1,
 // the Mali tutorial's design) or a 16x4 block (sobel_16x4, the Adreno post's data reuse), and
 // sobel_16x4_packed does the 16x4 arithmetic two pixels per 32-bit operation.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The local-memory Sobel: a work-group first copies its tile of the luminance, with the 1-pixel
 // halo around it, into local memory, so that each pixel crosses from global memory once per
 // group instead of once per window that covers it; then each work-item computes 16 outputs of a

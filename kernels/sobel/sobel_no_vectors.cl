@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The naive Sobel: one work-item per output pixel, nine scalar byte loads each.
 #include "border.cl"
 #include "sobel_pixel.cl"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // dX and dY of one pixel read through the border: the edge path of every Sobel kernel.
 // Images are stored with rows `row_pitch` bytes apart (kernels/sobel/sobel_filter.cpp explains
 // why); the contract is in kernels/sobel/sobel_reference.hpp, matched bit for bit.

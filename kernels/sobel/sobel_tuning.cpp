@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "kernels/sobel/sobel_tuning.hpp"
 
 #include "common/runtime/errors.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "samples/app/batch.hpp"
 
 #include "samples/app/sample_io.hpp"

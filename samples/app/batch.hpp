@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A folder of photos in one run (docs/index.md#a-folder-of-photos): `-i a.jpg b.png ...` or
 // `-i FOLDER`, each result written into `-o FOLDER` as <the input's stem>.png (.bmp with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "samples/app/cli.hpp"
 
 #include "samples/app/batch.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "samples/app/decoding_ahead.hpp"
 
 #include "common/imageio/image_file.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A file whose pixels the host must decode (PNG, JPEG, and BMPs the device cannot convert as
 // stored) starts decoding as soon as it is opened, on a thread of its own, so that the decoding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "samples/app/decoding_ahead.hpp"
 #include "kernels/convert/row_conversions.hpp"

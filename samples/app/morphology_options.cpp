@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "samples/app/morphology_options.hpp"
 
 #include "samples/app/cli.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "samples/app/tuning_options.hpp"
 #include "kernels/morphology/morphology_filter.hpp"

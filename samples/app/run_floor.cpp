@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "samples/app/run_floor.hpp"
 
 #include "common/imageio/file_io.hpp"

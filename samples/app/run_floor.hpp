@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The floor under a whole run: what any program must move to do the job, whatever it computes,
 // each part the plainest fast way to move it, measured on this machine now. A run is judged

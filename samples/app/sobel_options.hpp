@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "samples/app/device_run.hpp"
 #include "samples/app/tuning_options.hpp"

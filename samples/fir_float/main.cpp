@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A KxK FIR filter in floating point (K = 3 .. 15, odd), the Arm Mali SDK tutorial's 3x3 grown:
 // each work-item computes 4 outputs along a row with float4 vectors, its pixels read from a
 // buffer, a tile in local memory or an image (--variant); weights that are a column times a row

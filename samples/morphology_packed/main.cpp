@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Binary morphology on bit-packed images, after the 2013 blog posts "OpenCL - Dilation and
 // Erosion in packed bit" and "OpenCL - Connecting pixels": the luminance is binarised and packed
 // 32 pixels to a word on the device, dilated and eroded a whole word per work-item with a 3x3

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sobel edge detection, vectorised: each work-item computes 16 outputs along a row (16x1, the
 // Arm Mali SDK tutorial's design) or a 16x4 block that loads each input row once and reuses it
 // for three output rows (the Qualcomm Adreno post's data-reuse step).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sobel edge detection, naive: one work-item per output pixel and nine scalar byte loads.
 // Compare its timings with ../sobel (16 outputs per work-item with vector loads): the gap is what
 // vectorisation buys on your device. The kernel is in sobel_no_vectors.cl.

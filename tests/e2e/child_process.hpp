@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The end-to-end tests' way to run a sample: a child process with exactly the arguments given (no
 // shell), its output into files, a time limit, and what it did collected as an Outcome.

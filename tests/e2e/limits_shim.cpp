@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A stand-in for an embedded-class device's driver, for the end-to-end tests: loaded into a
 // sample with LD_PRELOAD, it refuses what such a driver refuses, the way it refuses it. A desktop
 // driver (PoCL) would run a 512-item work-group or allocate 1 GiB without complaint, so a sample

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Every pipeline sample, whole, under oclgrind, on each way a BMP can store its pixels.
 
     tests/e2e/oclgrind_samples.py BIN_DIR OCLGRIND_CHECK_SH

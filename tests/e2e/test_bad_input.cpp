@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End to end: the real sample executables, run as child processes on files and command lines
 // that must fail cleanly. Each case checks what a user sees: the exit status (1, or 2 for a
 // usage error), exactly one line on stderr naming the problem, no output file (not even a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End to end: runs in bands (common/runtime/bands.hpp) write exactly the bytes of the whole-image run.
 // Every sample on the device pipeline is run as a child process on random images of awkward
 // sizes, whole and cut into bands (--band-rows 1 and 7, one band taller than the image, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End to end: a folder of photos in one run (samples/app/batch.hpp), every sample as a child
 // process. A batch's results must be the very bytes single runs write; what makes no sense as a
 // batch is refused before anything is written; a bad photo costs only itself; a signal keeps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End to end: the image a user sees is the one the samples read, and the installed folder
 // (`cmake --install`, docs/board.md) stands on its own. In the build tree bin/assets is the source
 // tree's assets/; an installed folder has its own assets/input.bmp. The tests swap images and

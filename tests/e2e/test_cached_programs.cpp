@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End to end: the program binary cache (common/runtime/program_cache.hpp) is never trusted blindly. The
 // entry of `sobel --border constant` replaced by the valid entry of `--border replicate` (a
 // restore that mixed files up) must not make the constant run write the replicate result: it is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End to end: every sample, every --variant (auto's tuning included) and work-group shapes wider
 // than 256 work-items, on a device presenting an embedded GPU's limits: 32 KiB of local memory,
 // 256 work-items a group, 128 MiB a buffer. Each run either passes --verify or is refused before

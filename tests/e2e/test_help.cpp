@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End to end: what each sample's --help tells a user. Every option says what it takes in words
 // (a FILE, N, WxH, the names to type: "replicate|reflect101|..."), never CLI11's raw type names
 // or its enum maps ("ENUM:value in {accelerator->3,...} OR {3,...}"); -i names the formats the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End to end: what a sample holds grows with the image only by its device buffers. Each sample
 // on the device pipeline is run as a child process on an 8-bit grey BMP of 3072x2048 and on one
 // of 64x64, and the difference of their peak resident sets (getrusage's ru_maxrss) is bounded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End to end: a sample run under a tight `ulimit -n` or `ulimit -v` must name that cause in its one
 // line: out of file descriptors, or out of memory with the limit, and where it knows them the
 // bytes asked for and what for. Not "no OpenCL platform found: install a driver" when the driver

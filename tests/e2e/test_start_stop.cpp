@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // opencl_start_stop, the driver's start and stop that scripts/whole-run.sh and bench's file/
 // benchmarks put beside their floor: it must start the device the samples would, and fail as
 // they do, one line and a non-zero status, or the floor it reports would be a failure's time.

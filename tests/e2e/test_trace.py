@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """--trace end to end: real runs of sobel and fir_float on the OpenCL device (PoCL in CI).
 
 The trace file must be valid JSON (Python's parser is strict: raw control characters or invalid

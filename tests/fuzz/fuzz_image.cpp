@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target for the image readers: BMP (our own decoder), PNG (libpng) and JPEG (libjpeg,
 // sequentially and across restart intervals) behind decode_image, which picks one by the first
 // bytes, and the streaming readers behind read_luminance_rows (rows handed on as decoded), which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writes the fuzzer's seed corpus: small valid BMP files in every layout decode_bmp supports, PNG
 // files of every colour type, bit depth and interlacing, and JPEG files (grey, 4:4:4, 4:2:0,
 // baseline and progressive), built with the tests' independent writers (tests/common/imageio/

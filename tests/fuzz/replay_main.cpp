@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replays saved inputs through the fuzz target without libFuzzer, so that every crash found once
 // (tests/fuzz/regressions/) is rerun by the ordinary test suite with any compiler.
 // Usage: fuzz_image_replay FOLDER_OR_FILE...; exit 0 when every input passes, 2 on a usage error.

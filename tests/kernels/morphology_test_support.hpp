@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the morphology device tests share (test_morphology.cpp, test_morphology_elements.cpp):
 // one cached filter per structuring element, a run on the device with poisoned outputs, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // border.cl's border_coordinate against the C++ one (kernels/border.cpp), the contract, for every
 // mode on axes of 1 to 5 pixels and reads up to two pixels outside, as far as a 5x5 window
 // reaches. Also how kernels are built: `#include "border.cl"` through build_program's -I, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // convert.cl against its C++ contract (kernels/convert/convert_reference.hpp), bit for bit: a
 // BMP's stored rows (24-bit BGR and 8-bit grey, bottom-up and top-down, random bytes in the row
 // padding) to the pitched luminance, and an 8-bit image to an 8-bit BMP's rows, on every awkward

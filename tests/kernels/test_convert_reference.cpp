@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The conversion contracts against the BMP codec they stand in for: the luminance of a file's
 // stored rows is to_luminance(decode_bmp(file)), and a header plus the rows from
 // bmp_rows_from_grey is encode_bmp(image), byte for byte.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fir_float kernel against the double-precision C++ reference on awkward sizes, every border,
 // the tutorial's and random weights; known answers; the outputs module; and the parsing of
 // --coefficients.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the three tuners share (kernels/kernel_tuning.hpp) and fir_float's and morphology_packed's
 // cache keys and values: host only. The device tests of each filter run every candidate shape.
 #include "kernels/fir/fir_tuning.hpp"

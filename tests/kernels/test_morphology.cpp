@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Packed-bit morphology against the per-pixel C++ reference, bit for bit: every operation and
 // shape on awkward sizes and three densities, regions of interest at the edges and inside,
 // binarise + pack and unpack on their own, the blog's diagonal-gap example, and median step times.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The rectangle, cross and ellipse of any size (kernels/morphology/morphology_runs.cl) against
 // the per-pixel C++ reference, bit for bit, with poisoned outputs: every operation on single
 // rows and columns, the widest reach and one past a word, on awkward image sizes, sparse and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every Sobel kernel against the C++ reference, bit for bit, on awkward sizes and every border.
 #include "kernels/sobel/sobel_filter.hpp"
 #include "kernels/image_views.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The structuring elements as masks: OpenCV's ellipses from the fixture OpenCV wrote
 // (opencv_ellipses.txt), its rectangles and crosses by their definition, the sizes refused, and
 // the reference's dilation and erosion by a mask of any shape.

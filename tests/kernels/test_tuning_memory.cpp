@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tuners hold no host copy of the image they measure on. Their largest class is confirmed
 // on the image's own size, so a copy was as large as the image: at 16384x16384 fir_float's
 // tuner held 1.3 GB of host memory (the 8-bit image and its floats), where on a GPU the rest

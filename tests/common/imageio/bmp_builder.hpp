@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A deliberately naive BMP writer for tests, independent of the SDK's encoder: every header

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Small PNG and JPEG files for tests and the fuzzer's seeds, written with libpng and libjpeg

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What the image I/O tests share: a private folder per test, image comparison, and for every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "bmp_builder.hpp"
 #include "imageio_test_support.hpp"
 #include "common/imageio/bmp.hpp"

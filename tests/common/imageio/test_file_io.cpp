@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/imageio/file_io.hpp"
 #include "imageio_test_support.hpp"
 

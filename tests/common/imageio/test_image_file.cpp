@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image files whatever their format (common/imageio/image_file): the reader chooses by the first bytes,
 // the writer by the output's extension; unknown files are refused with one line naming them.
 #include "bmp_builder.hpp"

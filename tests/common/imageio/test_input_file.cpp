@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InputFile: only regular files, refused at once otherwise (a FIFO must not hang, a device must
 // not be read forever), and reads that stop with a clear error where the file really ends.
 #include "common/imageio/file_io.hpp"

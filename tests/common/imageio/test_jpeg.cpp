@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JPEG reader (common/imageio/jpeg): grey, 4:4:4 and 4:2:0 colour, baseline and progressive, decoded
 // (1) exactly as libjpeg decodes them itself with its defaults, and (2) close to the pixels they
 // were made from (lossy: within a tolerance per case); broken and CMYK files refused with one

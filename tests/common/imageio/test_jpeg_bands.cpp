@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Decoding a JPEG into the caller's memory band by band (common/imageio/row_target, jpeg):
 // every band handed over once, as soon as its rows are written and before later rows are, with
 // the pixels of a whole decode, sequentially and across restart intervals, also when the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JPEG files with restart markers decoded across their restart intervals on several threads
 // (common/imageio/jpeg_restarts, jpeg_parallel): byte-for-byte the pixels of the sequential
 // decoder, for grey, 4:4:4, 4:2:2 and 4:2:0 at sizes that are not whole MCUs and restart

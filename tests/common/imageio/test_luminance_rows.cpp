@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Luminance as it is decoded (read_luminance_rows, common/imageio/image_file.hpp): the same pixels
 // as read_luminance for every format and layout, the rows handed on in a growing count that ends
 // at the height, a few at a time where the format allows, and a damaged file's error thrown.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/output_set.hpp"
 #include "imageio_test_support.hpp"

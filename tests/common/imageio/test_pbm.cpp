@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PBM (P4) writer and the bit packing it shares with the morphology sample.
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/pbm.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PNG reader and writer (common/imageio/png): every colour type, bit depth and interlacing decoded to
 // the values the PNG specification gives, broken files refused with one line naming the file,
 // and what the writer writes read back unchanged.

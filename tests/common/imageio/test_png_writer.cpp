@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The PNG writer's own container and its compression on all cores (common/imageio/png_writer,
 // deflate_parallel): what it writes decodes through libpng to exactly the pixels written, on
 // every awkward size and however the rows are cut into chunks; the joined zlib stream is one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The band plan (common/runtime/bands.hpp): host-only arithmetic, checked against its definition on
 // every small case rather than on a few hand-picked ones.
 #include "common/runtime/bands.hpp"

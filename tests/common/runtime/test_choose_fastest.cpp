@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tuner's decision rule, with a fake timer: candidates' true times plus injected noise. No
 // timing assertions: the "times" are numbers the test makes up.
 #include "common/runtime/choose_fastest.hpp"

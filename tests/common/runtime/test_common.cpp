@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The small pieces of common/: borders, work sizes, statistics, the step table.
 #include "kernels/border.hpp"
 #include "kernels/names.hpp"

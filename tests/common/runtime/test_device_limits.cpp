@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The limits launches and buffers are sized by (device_limits), and the environment's SDK_MAX_*
 // lowering them: what the embedded-limits end-to-end tests rely on.
 #include "common/runtime/device.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The program binary cache (common/runtime/program_cache.hpp): a build leaves an entry keyed by the
 // source and everything it includes; the next build of the same source uses it and gives a
 // program that runs; a changed include is a new key; a damaged entry, or one that is not a file,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The process limits named in messages (common/runtime/resource_limits.hpp): each note reads the limit
 // as it is now, and says nothing of a limit that is not set. The limits are changed in this
 // process and put back; the address-space limit set is far above what any process here uses

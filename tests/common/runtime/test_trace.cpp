@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The trace file's pieces without a device: JSON text, the clock mapping, device bars, the
 // trace's layout. tests/e2e/test_trace.py checks real runs' files with Python's JSON parser.
 #include "common/runtime/command_log.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one transfer module in every memory mode: bytes and pitched rows reach the device and come
 // back byte for byte, including transfers larger than a pinned chunk (so that the chunks
 // alternate and a last, partial chunk is moved) and rows that do not divide a chunk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A batch's plan (samples/app/batch.hpp): which inputs make a batch, which files of a folder are
 // its photos and in what order, each photo's result, and what is refused before any work.
 #include "samples/app/batch.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Option parsing shared by the samples, and device selection on whatever platform is installed.
 #include "common/runtime/errors.hpp"
 #include "samples/app/cli.hpp"

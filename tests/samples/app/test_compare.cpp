@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --compare's table (samples/app/compare.hpp): the speed-up over the first row, GB/s, and the
 // share of the device copy's GB/s, from the medians and bytes it is given.
 #include "samples/app/compare.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Decoding a photo beside the device's start (samples/app/decoding_ahead.hpp): the luminance taken
 // is the one decoding on the spot gives, its rows can be taken before the rest are decoded, a
 // damaged file's error comes out of take() and rows(), and an object never taken waits for its

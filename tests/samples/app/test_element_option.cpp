@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --shape with --size WxH: the structuring element a command line names, and the sizes refused
 // as usage errors.
 #include "samples/app/element_option.hpp"

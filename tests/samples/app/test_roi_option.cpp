@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --roi X,Y,W,H: parsed strictly, and checked against the image before any work.
 #include "samples/app/roi_option.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The verdict line: names and medians in, one sentence out, fastest first.
 #include "samples/app/verdict.hpp"
 
