@@ -17,8 +17,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -35,6 +33,7 @@ namespace {
 
 std::atomic<std::size_t> live_bytes{0};
 std::atomic<std::size_t> peak_bytes{0};
+std::atomic<std::size_t> largest_bytes{0};  // the largest single allocation
 
 }  // namespace
 
@@ -43,7 +42,11 @@ void* operator new(std::size_t size)
 {
     void* pointer = std::malloc(size == 0 ? 1 : size);
     if (!pointer) throw std::bad_alloc();
-    const std::size_t now = live_bytes += ::malloc_usable_size(pointer);
+    const std::size_t usable = ::malloc_usable_size(pointer);
+    std::size_t largest = largest_bytes.load();
+    while (usable > largest && !largest_bytes.compare_exchange_weak(largest, usable)) {
+    }
+    const std::size_t now = live_bytes += usable;
     std::size_t peak = peak_bytes.load();
     while (now > peak && !peak_bytes.compare_exchange_weak(peak, now)) {
     }
@@ -69,6 +72,17 @@ std::size_t heap_growth(const std::function<void()>& tune)
     peak_bytes = before;
     tune();
     return peak_bytes.load() - before;
+}
+
+// The largest single allocation made while `tune` ran. A host copy of the image is one
+// allocation of its size; the driver's compiler, which PoCL runs in the process for each kernel
+// and work-group size at its first launch (more than the image at 4096x2048 when its kernel
+// cache is empty), makes many small ones.
+std::size_t largest_allocation(const std::function<void()>& tune)
+{
+    largest_bytes = 0;
+    tune();
+    return largest_bytes.load();
 }
 
 TEST(TuningMemory, NoTunerHoldsAHostCopyOfTheImage)
@@ -109,17 +123,17 @@ TEST(TuningMemory, NoTunerHoldsAHostCopyOfTheImage)
         SobelFilter(cl, variant, Border::replicate);
     MorphologyFilter(cl, MorphologyShape::square);
 
-    EXPECT_LT(heap_growth([&] {
+    EXPECT_LT(largest_allocation([&] {
                   choose_fir_kernel(cl, Border::replicate, 3, width, height, Tuning::retune);
               }),
               pixels / 2)
         << "fir_float's tuner";
-    EXPECT_LT(heap_growth([&] {
+    EXPECT_LT(largest_allocation([&] {
                   choose_sobel_kernel(cl, Border::replicate, width, height, Tuning::retune);
               }),
               pixels / 2)
         << "sobel's tuner";
-    EXPECT_LT(heap_growth([&] {
+    EXPECT_LT(largest_allocation([&] {
                   choose_morphology_work_group(cl, MorphologyShape::square, width, height,
                                                Tuning::retune);
               }),
