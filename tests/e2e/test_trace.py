@@ -76,7 +76,10 @@ class TraceRun(unittest.TestCase):
         # the trace states for its clock matching (which must be small for that to mean much).
         error_us = trace["otherData"]["clock"]["error_us"]
         self.assertLess(error_us, 1000, trace["otherData"]["clock"])
-        tolerance = error_us + 0.002  # ts and dur are rounded to the nanosecond
+        # ts and dur are rounded to the nanosecond; some drivers' profiling clocks tick in
+        # microseconds (Intel's CPU runtime: a write 0.4 us outside its step, past an error of
+        # 0.39 us), which the clock matching cannot see.
+        tolerance = error_us + 2.0
         for command in device:
             inside = [step["name"] for step in host
                       if step["ts"] - tolerance <= command["ts"] and
