@@ -122,10 +122,24 @@ OutputSet::OutputSet(const std::vector<std::filesystem::path>& inputs,
                 fail(output, "the run would write it twice");
         }
         for (const auto& folder : create_folders) {
+            // Each level that is missing, outermost first, so that each one made is known and
+            // none is left behind by a run that writes nothing (or is stopped by a signal).
+            std::vector<std::filesystem::path> missing;
             std::error_code error;
-            const bool exists = std::filesystem::is_directory(folder, error);
-            if (!exists && std::filesystem::create_directories(folder, error))
-                created_folders_.push_back(folder);
+            // (A link counts as there, dangling or not: nothing is made through it.)
+            for (auto level = folder;
+                 !level.empty() && !std::filesystem::exists(std::filesystem::symlink_status(level, error));
+                 level = level.parent_path()) {
+                missing.insert(missing.begin(), level);
+                if (level == level.parent_path()) break;
+            }
+            for (const auto& level : missing) {
+                if (!std::filesystem::create_directory(level, error)) break;
+                remember_created_folder(level);
+                created_folders_.push_back(level);
+            }
+            if (!error && !std::filesystem::is_directory(folder, error) && !error)
+                error = std::make_error_code(std::errc::not_a_directory);
             if (error)
                 throw FileError("cannot create the folder " + quoted(folder) + ": " + error.message());
         }
@@ -168,6 +182,7 @@ void OutputSet::discard() noexcept
     for (auto folder = created_folders_.rbegin(); folder != created_folders_.rend(); ++folder) {
         std::error_code ignored;
         if (std::filesystem::is_empty(*folder, ignored)) std::filesystem::remove(*folder, ignored);
+        forget_created_folder(*folder);
     }
     created_folders_.clear();
 }
@@ -243,6 +258,7 @@ void OutputSet::commit()
     remove_backups();
     for (const auto& file : files_) forget_temporary(file->temporary);
     files_.clear();
+    for (const auto& folder : created_folders_) forget_created_folder(folder);
     created_folders_.clear();
 }
 

@@ -23,6 +23,7 @@ namespace {
 // slots, each published by an atomic flag set after its bytes are written.
 struct Slot {
     std::atomic<bool> used{false};
+    bool folder = false;  // a folder the run made (removed only while empty), not a file
     char path[PATH_MAX] = {};
 };
 std::array<Slot, 64> slots;
@@ -30,18 +31,39 @@ std::mutex slots_mutex;  // between threads of the program; removal only reads
 
 // Every signal sent to a process whose default action ends it, short of SIGKILL (which cannot be
 // caught). SIGQUIT is among them: PoCL's LLVM installs a handler for it that returns, and the
-// run then went on as if nothing had been asked. SIGPIPE is apart (below): it comes from a write.
-constexpr std::array<int, 7> kStoppingSignals = {SIGINT,  SIGTERM, SIGHUP, SIGQUIT,
-                                                 SIGALRM, SIGUSR1, SIGUSR2};
+// run then went on as if nothing had been asked. So is SIGABRT sent by another process (`kill
+// -ABRT`): Intel's CPU runtime installs LLVM's crash handler for it while it compiles, which
+// prints a crash report under a 5 s alarm and returns; the alarm, unblocked by that handler, then
+// ended the run with its temporaries left. An abort() inside the process unblocks SIGABRT in its
+// own thread and still runs the handler below. SIGPIPE is apart (below): it comes from a write.
+constexpr std::array<int, 8> kStoppingSignals = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
+                                                 SIGABRT, SIGALRM, SIGUSR1, SIGUSR2};
 
-// Returns whether any file was remembered.
+// Signals after which an OpenCL compiler's LLVM prints a crash report ("PLEASE submit a bug
+// report", a stack dump): when one was sent from outside, nothing crashed, and their handlers
+// are not run.
+bool reports_a_crash(int signal_number)
+{
+    return signal_number == SIGABRT || signal_number == SIGQUIT;
+}
+
+// Returns whether anything was remembered. Files go first, then the folders made for them, each
+// only if empty (rmdir): as many passes as folders, so a folder inside another goes first
+// whatever the slots' order.
 bool remove_remembered() noexcept
 {
     bool any = false;
+    std::size_t folders = 0;
     for (Slot& slot : slots) {
         if (!slot.used.load(std::memory_order_acquire)) continue;
-        ::unlink(slot.path);
         any = true;
+        if (slot.folder) ++folders;
+        else ::unlink(slot.path);
+    }
+    for (std::size_t pass = 0; pass < folders; ++pass) {
+        for (Slot& slot : slots) {
+            if (slot.used.load(std::memory_order_acquire) && slot.folder) ::rmdir(slot.path);
+        }
     }
     return any;
 }
@@ -106,6 +128,7 @@ void wait_for_stopping_signals(sigset_t taken)
         remove_remembered();
         struct sigaction current {};
         ::sigaction(signal_number, nullptr, &current);
+        if (reports_a_crash(signal_number)) current = {};  // SIG_DFL: stop as the signal would
         pass_on_and_stop(signal_number, &info, signal_number == SIGPIPE ? before_pipe : current);
     }
 }
@@ -207,7 +230,9 @@ void ignore_file_size_signal()
     std::signal(SIGXFSZ, SIG_IGN);
 }
 
-void remember_temporary(const std::filesystem::path& path)
+namespace {
+
+void remember(const std::filesystem::path& path, bool folder)
 {
     install_handlers_once();
     const std::string text = path.string();
@@ -216,14 +241,15 @@ void remember_temporary(const std::filesystem::path& path)
     for (Slot& slot : slots) {
         if (slot.used.load()) continue;
         std::memcpy(slot.path, text.c_str(), text.size() + 1);
+        slot.folder = folder;
         slot.used.store(true, std::memory_order_release);
         return;
     }
-    // More than 64 temporaries at once: this one is still removed on every normal path, only
-    // not on a signal. No run here comes near it.
+    // More than 64 at once: this one is still removed on every normal path, only not on a
+    // signal. No run here comes near it.
 }
 
-void forget_temporary(const std::filesystem::path& path)
+void forget(const std::filesystem::path& path)
 {
     const std::string text = path.string();
     std::lock_guard<std::mutex> lock(slots_mutex);
@@ -234,6 +260,13 @@ void forget_temporary(const std::filesystem::path& path)
         }
     }
 }
+
+}  // namespace
+
+void remember_temporary(const std::filesystem::path& path) { remember(path, false); }
+void forget_temporary(const std::filesystem::path& path) { forget(path); }
+void remember_created_folder(const std::filesystem::path& path) { remember(path, true); }
+void forget_created_folder(const std::filesystem::path& path) { forget(path); }
 
 SignalsDeferred::SignalsDeferred()
 {

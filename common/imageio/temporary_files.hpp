@@ -7,7 +7,7 @@ namespace sdk {
 
 // Temporary files a run has created and not yet renamed into place. While one is remembered,
 // they are all removed when the process is stopped by a signal sent to it (SIGINT, SIGTERM, SIGHUP,
-// SIGQUIT, SIGALRM, SIGUSR1, SIGUSR2: Ctrl-C, Ctrl-\, kill, timeout), by SIGPIPE (its output
+// SIGQUIT, SIGABRT, SIGALRM, SIGUSR1, SIGUSR2: Ctrl-C, Ctrl-\, kill, timeout), by SIGPIPE (its output
 // piped into a reader that left, as `| head -1`), dies of an abort (an assertion inside the OpenCL driver), or is ended
 // by exit() inside a library (then with one line on stderr, "<program>: ..."); SIGXFSZ is
 // ignored, so a write past the file size limit fails (EFBIG) rather than ending the process.
@@ -15,7 +15,8 @@ namespace sdk {
 // or take_stopping_signals below), inherited by every thread started later, and taken by one
 // waiting thread, so no other handler (the driver's) stands between a signal and the clean-up. A signal the
 // process was told to ignore, as under nohup, stays ignored. Each signal still ends the process
-// as it would have, with its own status, after the driver's handler for it (if any) has run.
+// as it would have, with its own status, after the driver's handler for it (if any) has run;
+// a driver's crash report (after SIGABRT or SIGQUIT) is not printed for a signal sent from outside.
 void remember_temporary(const std::filesystem::path& path);
 
 // SIGXFSZ ignored, so that a write past RLIMIT_FSIZE fails with EFBIG. Called again as each file
@@ -23,6 +24,11 @@ void remember_temporary(const std::filesystem::path& path);
 // began (Intel's CPU runtime installs LLVM's crash handler, which asks on stderr for a bug report).
 void ignore_file_size_signal();
 void forget_temporary(const std::filesystem::path& path);
+
+// A folder the run made for its outputs: on the same signals it is removed if it is empty by
+// then (its temporaries gone first), as a failed run's discarded output set removes it.
+void remember_created_folder(const std::filesystem::path& path);
+void forget_created_folder(const std::filesystem::path& path);
 
 // Blocks the stopping signals in this thread (so in every thread it starts afterwards) and starts
 // the thread that waits for them, once per process; remember_temporary and SignalsDeferred call

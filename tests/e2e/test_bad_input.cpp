@@ -1136,6 +1136,17 @@ std::vector<std::string> temporaries_under(const fs::path& folder)
     return names;
 }
 
+// The folders left empty anywhere under `folder`: one a stopped run made for its outputs
+// (--save-raw's) and never filled.
+std::vector<std::string> empty_folders_under(const fs::path& folder)
+{
+    std::vector<std::string> names;
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        if (entry.is_directory() && fs::is_empty(entry.path())) names.push_back(entry.path().filename().string());
+    }
+    return names;
+}
+
 // Where PoCL keeps its kernel binaries for this test process (its own rules), so that a child
 // given a fresh XDG_CACHE_HOME still finds them.
 fs::path pocl_kernel_cache()
@@ -1158,7 +1169,7 @@ protected:
         const std::string name = sample.filename().string();
         const std::vector<std::string> arguments = {
             "-i", input_.string(), "-o", (outputs_ / "result.bmp").string(), "--save-raw",
-            (outputs_ / "raw").string(), "--trace", (outputs_ / "trace.json").string(), "-q"};
+            (outputs_ / "made" / "raw").string(), "--trace", (outputs_ / "trace.json").string(), "-q"};
         int runs = 0;
         const auto fresh_caches = [&] {
             const fs::path cache = root_ / ("cache-" + std::to_string(runs++));
@@ -1193,6 +1204,9 @@ protected:
             EXPECT_TRUE(outcome.exited ? outcome.status == 0 : outcome.signal == signal_number)
                 << outcome.how << ": " << outcome.err;
             EXPECT_EQ(temporaries_under(outputs_), std::vector<std::string>{}) << outcome.how;
+            EXPECT_EQ(empty_folders_under(outputs_), std::vector<std::string>{}) << outcome.how;
+            // Nothing crashed: no compiler's crash report (LLVM's, in Intel's CPU runtime).
+            EXPECT_EQ(outcome.err.find("Stack dump"), std::string::npos) << outcome.err;
             fs::remove_all(outputs_);  // what one run left must not fail the next
             fs::create_directory(outputs_);
             if (!outcome.exited) ++stopped;
