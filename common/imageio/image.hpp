@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +32,13 @@ inline Image allocate_image(const ImageHeader& header)
                  std::vector<std::uint8_t>(header.width * header.height *
                                            static_cast<std::size_t>(header.channels))};
 }
+
+// What a reader decoded around though the image came out whole (a JPEG without its end marker):
+// one line naming the file, handed to the function set here. The samples set one that prints it
+// on stderr (samples/app/cli.cpp); with none set, the note is dropped. Set before any reading
+// starts: readers on several threads call it, each with one whole line.
+void set_input_notes(std::function<void(const std::string& line)> notes);
+void note_about_input(const std::string& line);
 
 // Thrown for an unreadable, malformed or unsupported image file; what() is one line naming the
 // file and the reason.

@@ -9,9 +9,21 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 #include <vector>
 
 namespace sdk {
+
+namespace {
+std::function<void(const std::string&)> input_notes;  // set once, before readers start
+}  // namespace
+
+void set_input_notes(std::function<void(const std::string& line)> notes) { input_notes = std::move(notes); }
+
+void note_about_input(const std::string& line)
+{
+    if (input_notes) input_notes(line);
+}
 
 ImageFormat detect_image_format(const std::uint8_t* prefix, std::size_t size, const std::string& name)
 {

@@ -280,6 +280,11 @@ private:
             path = JpegPath::sequential;
             rows.start_again();
             check(read_rows(&jpeg_, &rows));
+            // Decoded whole (a cut inside the data was refused above): the user still hears why
+            // the file is shorter than it should be, in case more of it was meant to be there.
+            if (jpeg_.source().end_marker_missing)
+                note_about_input(name_ + ": the file has no end marker (EOI, its last 2 bytes); its "
+                                 "image data is whole and was decoded");
         }
         if (decoding.path_taken) *decoding.path_taken = path;
     }

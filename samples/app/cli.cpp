@@ -251,6 +251,11 @@ int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
         return 2;
     }
     share_one_heap_under_address_limit();  // before the driver starts its threads
+    // What a reader decoded around (a JPEG without its end marker), one write a line: a batch's
+    // photos are read side by side.
+    set_input_notes([name](const std::string& line) {
+        std::cerr << printable(name + ": " + line) + "\n" << std::flush;
+    });
     if (options.list_devices) return exit_status_of(name, [] { list_devices(std::cout); });
     if (is_batch(options.inputs)) return run_batch(app, options, body);
     return exit_status_of(name, [&] {

@@ -218,6 +218,15 @@ protected:
         expect_failure(reading(write_input("input.bmp", bytes)), kFailure, phrase);
     }
 
+    // The sample of that name among those under test.
+    fs::path program(const std::string& name) const
+    {
+        for (const auto& sample : samples_)
+            if (sample.filename() == name) return sample;
+        ADD_FAILURE() << name << " not built";
+        return {};
+    }
+
     fs::path root_;
     fs::path inputs_;
     fs::path outputs_;
@@ -306,6 +315,27 @@ TEST_F(GoodInput, FloorIsPrintedAndLeavesNothingBehind)
         EXPECT_EQ(sdk::read_bmp(folder / "result.bmp").width, 19u);
         EXPECT_EQ(sdk::read_file(input), bytes) << "the input must not change";
     }
+}
+
+// A JPEG cut only after its image data, its end marker (the last 2 bytes) missing, as cameras
+// and downloads cut them: the run writes its result and says, in one line naming the file, what
+// was missing (issue 38, item 16).
+TEST_F(GoodInput, AJpegWithoutItsEndMarkerRunsAndSaysSo)
+{
+    codectest::JpegSpec jpeg;
+    jpeg.width = 21;
+    jpeg.height = 9;
+    jpeg.pixels = std::vector<std::uint8_t>(21 * 9 * 3, 90);
+    std::vector<std::uint8_t> bytes = codectest::build_jpeg(jpeg);
+    bytes.resize(bytes.size() - 2);
+    const fs::path input = write_input("cut.jpg", bytes);
+    const Outcome outcome =
+        run_program(program("sobel"), {"-i", input.string(), "-o", (outputs_ / "edges.png").string(), "-q"},
+                    inputs_, logs_);
+    EXPECT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
+    EXPECT_TRUE(fs::exists(outputs_ / "edges.png"));
+    EXPECT_NE(outcome.err.find("sobel: " + input.string() + ": the file has no end marker"), std::string::npos)
+        << outcome.err;
 }
 
 // Your own photo as it is: a PNG or JPEG in, a PNG out (chosen by the extension), every sample.
@@ -1052,13 +1082,6 @@ protected:
     {
         return {"-i", input.string(), "-o", (outputs_ / "result.bmp").string(),
                 "--save-gradients", "--save-raw", (outputs_ / "raw").string(), "-q"};
-    }
-    fs::path program(const std::string& name) const
-    {
-        for (const auto& sample : samples_)
-            if (sample.filename() == name) return sample;
-        ADD_FAILURE() << name << " not built";
-        return {};
     }
     // Runs sobel alone on `input` and returns the set it writes (outputs_ emptied first).
     Snapshot set_written_from(const fs::path& input)

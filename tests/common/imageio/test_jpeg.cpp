@@ -148,7 +148,13 @@ TEST(JpegRead, AFileWithoutItsEndMarkerIsDecoded)
         ASSERT_EQ(whole[whole.size() - 2], 0xFF);
         ASSERT_EQ(whole[whole.size() - 1], 0xD9);
         const std::vector<std::uint8_t> cut(whole.begin(), whole.end() - 2);
+        // The decode says why the file is short, once, naming it; the whole file says nothing.
+        std::vector<std::string> notes;
+        sdk::set_input_notes([&](const std::string& line) { notes.push_back(line); });
         EXPECT_EQ(kJpeg.decode(cut).pixels, kJpeg.decode(whole).pixels);
+        sdk::set_input_notes(nullptr);
+        ASSERT_EQ(notes.size(), 1u);
+        EXPECT_EQ(notes[0].rfind("test.jpg: the file has no end marker (EOI", 0), 0u) << notes[0];
     }
     JpegSpec spec = smooth_spec(3, 61, 45);
     spec.progressive = true;
