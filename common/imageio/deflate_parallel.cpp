@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/imageio/deflate_parallel.hpp"
 
+#include "common/imageio/cores.hpp"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -55,13 +57,6 @@ constexpr std::size_t kSmallestChunk = std::size_t{256} << 10;
 constexpr std::size_t kLargestChunk = std::size_t{1} << 20;
 constexpr std::size_t kChunksPerCore = 4;
 constexpr std::size_t kChunksInFlightPerWorker = 2;
-
-// hardware_concurrency() may read /sys on every call: asked once per process.
-unsigned core_count()
-{
-    static const unsigned count = std::max(1u, std::thread::hardware_concurrency());
-    return count;
-}
 
 std::size_t rows_per_chunk(const DeflateRows& rows, const DeflateChunking& chunking,
                            unsigned threads)
@@ -262,7 +257,7 @@ void deflate_rows(const DeflateRows& rows, const StreamWriter& write, const Defl
 {
     if (rows.row_count == 0 || rows.row_bytes == 0)
         throw std::invalid_argument("deflate_rows: no rows to compress");
-    const unsigned threads = chunking.threads != 0 ? chunking.threads : core_count();
+    const unsigned threads = chunking.threads != 0 ? chunking.threads : threads_per_image();
     const std::size_t chunk_rows = rows_per_chunk(rows, chunking, threads);
     if (chunk_rows >= rows.row_count) {
         ParallelDeflate::write_one_chunk(rows, write);

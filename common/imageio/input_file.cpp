@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/imageio/input_file.hpp"
 
+#include "common/imageio/cores.hpp"
 #include "common/imageio/file_io.hpp"
 
 #include <algorithm>
@@ -89,7 +90,7 @@ void InputFile::read_at(std::uint64_t offset, void* destination, std::size_t byt
     // threads in pieces of at least 4 MiB, each thread copying its own piece.
     constexpr std::size_t kMinPiece = std::size_t{4} << 20;
     const std::size_t threads = std::min<std::size_t>(
-        {std::max(1u, std::thread::hardware_concurrency()), bytes / kMinPiece, 8});
+        {std::size_t{threads_per_image()}, bytes / kMinPiece, 8});
     if (threads < 2) {
         read_serially(offset, out, bytes);
         return;

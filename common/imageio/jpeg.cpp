@@ -2,6 +2,7 @@
 #include "common/imageio/jpeg.hpp"
 
 #include "common/imageio/byte_source.hpp"
+#include "common/imageio/cores.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/jpeg_parallel.hpp"
 #include "common/imageio/libjpeg_callbacks.hpp"
@@ -177,12 +178,6 @@ bool read_rows(JpegDecompressor* jpeg, RowTarget* rows)
     return true;
 }
 
-unsigned core_count()
-{
-    static const unsigned count = std::max(1u, std::thread::hardware_concurrency());
-    return count;
-}
-
 class JpegDecoder {
 public:
     // `bytes` is read in order by the sequential decoder; `anywhere`, the same bytes, by the
@@ -259,7 +254,7 @@ private:
     // a piece fails.
     bool decode_restart_intervals_into(RowTarget& rows, int channels, const JpegDecoding& decoding)
     {
-        const unsigned threads = decoding.threads != 0 ? decoding.threads : core_count();
+        const unsigned threads = decoding.threads != 0 ? decoding.threads : threads_per_image();
         const j_decompress_ptr cinfo = jpeg_.cinfo();
         const std::size_t pixels = std::size_t{cinfo->image_width} * cinfo->image_height;
         if (threads < 2 || pixels < decoding.parallel_from_pixels ||

@@ -3,6 +3,7 @@
 
 #include "samples/app/sample_io.hpp"
 
+#include "common/imageio/cores.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/image_file.hpp"
 #include "common/imageio/input_file.hpp"
@@ -491,6 +492,7 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
                     throw;
                 }
             };
+            const ImageInFlight in_flight;  // its codecs share the cores with the others'
             const int status = exit_status_of(name, work, photo.input.string());
             if (status == 2 || build_failed) {  // not the photo: every photo would fail so
                 stopped_with = status;

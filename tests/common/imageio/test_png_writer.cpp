@@ -5,6 +5,7 @@
 // stream whose Adler-32 zlib's own inflate checks; failures of the writer or of a chunk leave
 // through the call.
 #include "imageio_test_support.hpp"
+#include "common/imageio/cores.hpp"
 #include "common/imageio/deflate_parallel.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/png.hpp"
@@ -17,12 +18,15 @@
 #include <sys/resource.h>
 
 #include <csignal>
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -297,3 +301,21 @@ TEST_F(PngWriterFiles, AFileTooLargeFailsWithOneLineAndLeavesNothing)
 }
 
 }  // namespace
+
+// A batch's photos in flight share the cores for their codecs, each at least one thread; the
+// one photo of a single run has them all.
+TEST(ThreadsPerImage, TheCoresAreSharedAmongTheImagesInFlight)
+{
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    EXPECT_EQ(sdk::threads_per_image(), cores);
+    {
+        const sdk::ImageInFlight first;
+        EXPECT_EQ(sdk::threads_per_image(), cores);
+        const sdk::ImageInFlight second;
+        EXPECT_EQ(sdk::threads_per_image(), std::max(1u, cores / 2));
+        std::vector<std::unique_ptr<sdk::ImageInFlight>> many;
+        for (unsigned i = 0; i < 2 * cores; ++i) many.push_back(std::make_unique<sdk::ImageInFlight>());
+        EXPECT_EQ(sdk::threads_per_image(), 1u);
+    }
+    EXPECT_EQ(sdk::threads_per_image(), cores);
+}
