@@ -202,28 +202,38 @@ std::string memory_name(FirVariant variant)
     return traits_of(variant).reads_from;
 }
 
+namespace {
+
+// A filter of `variant` holding a copy of the luminance `source` holds, running the K*K pass
+// each variant is about (never the separable passes), for the verdict's and --compare's timings.
+std::shared_ptr<FirFilter> filter_with_a_copy(const OpenClContext& cl, Border border,
+                                              const FirCoefficients& coefficients,
+                                              const FirFilter& source, FirVariant variant)
+{
+    auto filter = std::make_shared<FirFilter>(cl, border, coefficients, MemoryMode::copy, variant);
+    filter->allow_separable(false);
+    filter->allocate(source.width(), source.height());
+    while_doing("copying the luminance to time the variants", [&] {
+        cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter->luminance_buffer(), 0, 0,
+                                   source.float_pitch() * sizeof(cl_float) * source.height());
+    });
+    return filter;
+}
+
+}  // namespace
+
 std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border border,
                                                 const FirCoefficients& coefficients,
                                                 const FirFilter& source, unsigned iterations,
                                                 std::optional<WorkGroupShape> shape)
 {
     // One filter per variant, and the (variant, shape) pairs it runs.
-    std::map<FirVariant, std::unique_ptr<FirFilter>> filters;
+    std::map<FirVariant, std::shared_ptr<FirFilter>> filters;
     std::vector<FirChoice> contestants;
     for (const FirChoice& candidate :
          fir_candidates(images_available(cl, {source.width(), source.height()}))) {
         auto& filter = filters[candidate.variant];
-        if (!filter) {
-            filter = std::make_unique<FirFilter>(cl, border, coefficients, MemoryMode::copy,
-                                                 candidate.variant);
-            filter->allow_separable(false);
-            filter->allocate(source.width(), source.height());
-            while_doing("copying the luminance for the verdict", [&] {
-                cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter->luminance_buffer(),
-                                           0, 0,
-                                           source.float_pitch() * sizeof(cl_float) * source.height());
-            });
-        }
+        if (!filter) filter = filter_with_a_copy(cl, border, coefficients, source, candidate.variant);
         // With a shape asked for, each variant runs once, in it (the local variant in its own
         // width: fir_filter.hpp).
         WorkGroupShape asked{candidate.group_x, candidate.group_y};
@@ -273,13 +283,7 @@ std::vector<RunMedian> compare_fir_variants(const OpenClContext& cl, Border bord
     std::vector<FirVariant> variants{FirVariant::buffer, FirVariant::local};
     if (images_available(cl, {source.width(), source.height()})) variants.push_back(FirVariant::image);
     for (const auto variant : variants) {
-        auto filter = std::make_shared<FirFilter>(cl, border, coefficients, MemoryMode::copy, variant);
-        filter->allow_separable(false);  // the K*K pass each variant is about
-        filter->allocate(source.width(), source.height());
-        while_doing("copying the luminance for the comparison", [&] {
-            cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter->luminance_buffer(), 0, 0,
-                                       source.float_pitch() * sizeof(cl_float) * source.height());
-        });
+        auto filter = filter_with_a_copy(cl, border, coefficients, source, variant);
         runs.push_back({fir_variant_name(variant), filter->bytes_moved(),
                         [filter] { return filter->run_ms(); }});
     }
