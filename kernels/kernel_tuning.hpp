@@ -47,6 +47,7 @@ constexpr std::uint64_t kMaxGroupItems = 4096;
 struct WorkGroupShape {
     std::size_t x = 32;
     std::size_t y = 8;
+    bool operator==(const WorkGroupShape& other) const { return x == other.x && y == other.y; }
 };
 std::string describe(const WorkGroupShape& shape);  // "work-group 32x8"
 // The cache's form, "32x8", and back; nothing for a shape that is zero or over kMaxGroupItems.
@@ -148,6 +149,8 @@ cl::Event launch_in_shape(Filter& filter, Choice& candidate)
     return event;
 }
 
+// A Choice is a candidate's description (SobelChoice, FirChoice, WorkGroupShape), comparable
+// with ==: the best so far is not measured again.
 template <typename Choice>
 struct TuningRecipe {
     std::string key;  // the cache line's: filter, what else matters, size class, device
@@ -237,7 +240,6 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
             }
         }
     }
-    const auto same = [&](const Choice& a, const Choice& b) { return recipe.format(a) == recipe.format(b); };
     // The candidates in one list, and where each stage ends.
     std::vector<Choice> candidates;
     std::vector<std::size_t> stage_ends;
@@ -284,7 +286,7 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
             const bool last_stage = stage + 1 == stage_ends.end();
             while (measured < stage_end) {
                 const Choice candidate = candidates[measured++];
-                if (best && same(candidate, *best)) continue;
+                if (best && candidate == *best) continue;
                 const double before_ms = elapsed_ms();
                 enter(candidate);
                 ++result.measured_now;

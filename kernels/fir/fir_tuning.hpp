@@ -26,6 +26,10 @@ struct FirChoice {
     // device's local memory).
     std::size_t group_x = 32;
     std::size_t group_y = 8;
+    bool operator==(const FirChoice& other) const
+    {
+        return variant == other.variant && group_x == other.group_x && group_y == other.group_y;
+    }
 };
 std::string describe(const FirChoice& choice);  // "local, work-group 32x8"
 

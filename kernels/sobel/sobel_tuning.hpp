@@ -23,6 +23,10 @@ struct SobelChoice {
     SobelVariant variant = SobelVariant::vector_16x1;
     std::size_t group_x = 32;
     std::size_t group_y = 8;
+    bool operator==(const SobelChoice& other) const
+    {
+        return variant == other.variant && group_x == other.group_x && group_y == other.group_y;
+    }
 };
 
 std::string describe(const SobelChoice& choice);  // "16x4-packed, work-group 32x8"
