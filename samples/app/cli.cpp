@@ -20,11 +20,11 @@ std::filesystem::path default_input_image()
     return executable_directory() / "assets" / "input.bmp";
 }
 
-CLI::Validator a_value()
+CLI::Validator a_value(const std::string& when_empty)
 {
     return CLI::Validator(
-        [](std::string& text) { return text.empty() ? std::string("an empty value") : std::string(); },
-        "");  // no description: the option's type name says what it takes
+        [when_empty](std::string& text) { return text.empty() ? when_empty : std::string(); },
+        "");  // no description: the option's type name (FILE, WxH, ...) says what it takes
 }
 
 namespace {
@@ -79,11 +79,7 @@ void refuse_unwritten_format(const std::filesystem::path& output)
 }
 
 // An empty path names no file (taken as the current folder, an output hung at its commit).
-const CLI::Validator a_path(
-    [](std::string& text) {
-        return text.empty() ? std::string("an empty path names no file") : std::string();
-    },
-    "");  // no description: the option's own type name (FILE, FOLDER) says what it takes
+const CLI::Validator a_path = a_value("an empty path names no file");
 }  // namespace
 
 void add_common_options(CLI::App& app, CommonOptions& options, BorderOption border,

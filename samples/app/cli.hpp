@@ -59,8 +59,8 @@ void add_common_options(CLI::App& app, CommonOptions& options,
                         BorderOption border = BorderOption::offered,
                         BandsOption bands = BandsOption::offered);
 // The check for an option whose value may not be empty: CLI11 took '' as the option's default,
-// so `--device ''` or `--roi ''` ran as if the option were left out.
-CLI::Validator a_value();
+// so `--device ''` or `--roi ''` ran as if the option were left out. `when_empty` is the refusal.
+CLI::Validator a_value(const std::string& when_empty = "an empty value");
 
 // Only -p, -d and -t, the device's choice (part of the common options).
 void add_device_options(CLI::App& app, DeviceSelection& selection);
