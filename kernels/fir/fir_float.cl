@@ -50,13 +50,13 @@ inline float fir_pixel_with_border(__global const float* luminance, int width, i
 }
 // [Edge pixel]
 
-// [Kernel]
 // The weights arrive as three float4 arguments, one per window row: .s0 for the pixel on the
 // left, .s1 the centre, .s2 the right (.s3 is unused; a float3 would take 16 bytes anyway).
 // Arguments are the same for every work-item, so drivers keep them where uniform values live
 // (uniform registers, constant banks) rather than in global memory; unlike the tutorial's
 // compiled-in constants, a new filter needs new arguments, not a rebuild.
 // Both images have rows `row_pitch` floats apart, a multiple of 16 (64 bytes).
+// [Kernel]
 __kernel void fir_float(__global const float* restrict luminance, const int width,
                         const int height, const int row_pitch, const float4 weights_above,
                         const float4 weights_here, const float4 weights_below,

@@ -117,6 +117,9 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
 // [Structuring elements]
 #endif
 
+// pixels_at_distance groups its shifts as the centre word's pixels and the neighbours' edge
+// pixels. Grouped by side, clang sees funnel shifts, which oclgrind cannot run
+// ("llvm.fshl.i32"); on a GPU that grouping was no faster.
 // [Horizontal reach]
 // Every pixel of a row within `reach` of each pixel of the centre word, ORed together. Shifting
 // the word right by s moves every pixel s places to the right, so each position now holds its
@@ -125,9 +128,6 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
 // Each shift moves all 32 pixels at once.
 inline uint pixels_at_distance(uint left, uint centre, uint right, int s)
 {
-    // Grouped as the centre word's pixels and the neighbours' edge pixels. Grouped by side,
-    // clang sees funnel shifts, which oclgrind cannot run ("llvm.fshl.i32"); on a GPU
-    // that grouping was no faster.
     return ((centre >> s) | (centre << s)) | ((left << (32 - s)) | (right >> (32 - s)));
 }
 

@@ -2,10 +2,13 @@
 #include "samples/app/fir_options.hpp"
 
 #include "samples/app/cli.hpp"
+#include "samples/app/compare.hpp"
+#include "samples/app/report.hpp"
 #include "samples/app/verdict.hpp"
 #include "common/runtime/errors.hpp"
 #include "kernels/fir/fir_separable.hpp"
 
+#include <iostream>
 #include <optional>
 #include <tuple>
 
@@ -37,6 +40,18 @@ void add_fir_options(CLI::App& app, FirOptions& options)
                        "auto)",
                        "with auto: measure the candidates again for this image's size class "
                        "and K and replace the cached choice");
+    add_compare_option(app, options.compare);
+}
+
+FirCoefficients checked_coefficients(const FirOptions& options, const std::filesystem::path& output)
+{
+    FirCoefficients coefficients =
+        parse_fir_coefficients(options.numerators, options.divisor, options.size);
+    if (may_saturate(coefficients))
+        std::cerr << "fir_float: warning: the weights sum to " << coefficients.weight_sum()
+                  << ", more than 1: outputs may pass 255 and saturate in " << output.string()
+                  << "\n";
+    return coefficients;
 }
 
 FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& coefficients,
@@ -105,6 +120,21 @@ void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border borde
                          fir.time_runs(iterations).median});
     }
     log << verdict_line(cl.device_name(), times) << "\n";
+}
+
+void report_fir_timings(DeviceRun& run, const FirCoefficients& coefficients, FirFilter& fir,
+                        const FirOptions& options)
+{
+    const unsigned iterations = run.options.iterations;
+    if (iterations > 0) {
+        print_kernel_statistics(run.log, iterations, fir.time_runs(iterations), fir.bytes_moved());
+        report_fir_verdict(run.log, run.cl, run.options.border, coefficients, fir, iterations, options);
+    }
+    if (options.compare) {
+        const unsigned rounds = compare_rounds(iterations);
+        print_comparison(run.log, run.cl.device_name(), run.width(), run.height(), rounds,
+                         compare_fir_variants(run.cl, run.options.border, coefficients, fir, rounds));
+    }
 }
 
 void load_float_luminance(DeviceRun& run, RowConversions& conversions, FirFilter& fir,

@@ -8,21 +8,28 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <ostream>
 #include <string>
 
 namespace sdk {
 
-// fir_float's own options: the window (--size, --coefficients, --divisor) and which K*K kernel
-// runs (--variant, with --work-group and --retune).
+// fir_float's own options: the window (--size, --coefficients, --divisor), which K*K kernel
+// runs (--variant, with --work-group and --retune) and the variants' table (--compare).
 struct FirOptions {
     int size = 3;
     std::string numerators = kDefaultFirNumerators;
     double divisor = 256;
     std::string variant = "auto";
     TuningOptions tuning;
+    bool compare = false;
 };
 void add_fir_options(CLI::App& app, FirOptions& options);
+
+// The weights --coefficients and --divisor give for --size (UsageError when they do not fit), and
+// on the standard error a warning when they sum above 1: legal (a sharpening filter), but bright
+// areas then clip at 255 in `output`.
+FirCoefficients checked_coefficients(const FirOptions& options, const std::filesystem::path& output);
 
 // The variant and work-group shape for a `width` x `rows` image (a band's rows, if the image is
 // cut): the ones asked for, or with auto the fastest here (measured the first time a size class
@@ -39,6 +46,12 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
 void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border border,
                         const FirCoefficients& coefficients, FirFilter& fir,
                         unsigned iterations, const FirOptions& options);
+
+// After the run, what the user asked to measure: with -n, repeated runs timed by their events
+// and the verdict; with --compare, one table: the K*K pass from a buffer, local memory and an
+// image, against the device copying as many bytes.
+void report_fir_timings(DeviceRun& run, const FirCoefficients& coefficients, FirFilter& fir,
+                        const FirOptions& options);
 
 // A band's way in and out of the float filter, on the device: the 8-bit luminance `load` puts
 // there (the file's rows as they are stored, converted), made the floats `fir` reads; and

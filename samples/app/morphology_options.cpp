@@ -50,6 +50,15 @@ void add_morphology_options(CLI::App& app, MorphologyOptions& options)
                        "class and replace the cached choice");
 }
 
+void print_first_run(std::ostream& log, const MorphologyFilter& morphology,
+                     const std::vector<StepTiming>& steps, bool banded)
+{
+    log << "Packed: " << morphology.words_per_row() << " words of 32 pixels a row (row pitch "
+        << morphology.row_pitch() << " bytes)\nFirst run (includes first-launch costs"
+        << (banded ? ", the last band" : "") << "):\n";
+    step_table(steps).print(log);
+}
+
 void report_median_steps(std::ostream& log, MorphologyFilter& morphology,
                          const Binarisation& binarisation, MorphologyOperation operation,
                          const Roi& roi, unsigned iterations)

@@ -4,9 +4,12 @@
 #include "kernels/morphology/morphology_filter.hpp"
 #include "kernels/morphology/morphology_reference.hpp"
 
+#include "common/runtime/step_timing.hpp"
+
 #include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace sdk {
 
@@ -25,6 +28,11 @@ struct MorphologyOptions {
     Binarisation binarisation() const;
 };
 void add_morphology_options(CLI::App& app, MorphologyOptions& options);
+
+// The first run's report: the packed row's words and pitch, then each step's times from its
+// event (the first run includes first-launch costs; of the last band when the image is cut).
+void print_first_run(std::ostream& log, const MorphologyFilter& morphology,
+                     const std::vector<StepTiming>& steps, bool banded);
 
 // -n: the median of each step over `iterations` more runs (the first was the warm-up), and of
 // each step's nanoseconds per pixel.

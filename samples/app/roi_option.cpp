@@ -35,4 +35,12 @@ void check_roi_inside(const Roi& roi, const Image& image)
                          " image");
 }
 
+Roi region_to_process(const std::string& text, std::size_t width, std::size_t height)
+{
+    if (text.empty()) return whole_image(width, height);
+    const Roi roi = parse_roi(text);
+    check_roi_inside(roi, Image{width, height, 1, {}});
+    return roi;
+}
+
 }  // namespace sdk

@@ -3,6 +3,7 @@
 
 #include "samples/app/cli.hpp"
 #include "samples/app/compare.hpp"
+#include "samples/app/report.hpp"
 #include "samples/app/sample_io.hpp"
 #include "samples/app/verdict.hpp"
 #include "common/imageio/image_file.hpp"
@@ -84,6 +85,19 @@ void report_sobel_verdict(std::ostream& log, const OpenClContext& cl, Border bor
          time_sobel_variants(cl, border, sobel, iterations, shape))
         times.push_back({memory_name(variant), median_ms});
     log << verdict_line(cl.device_name(), times) << "\n";
+}
+
+void report_sobel_timings(DeviceRun& run, SobelFilter& sobel, const SobelOptions& options)
+{
+    const unsigned iterations = run.options.iterations;
+    report_repeated_runs(run.log, iterations, [&] { return sobel.run(); }, sobel.bytes_moved());
+    if (iterations > 0)
+        report_sobel_verdict(run.log, run.cl, run.options.border, sobel, iterations, options);
+    if (options.compare) {
+        const unsigned rounds = compare_rounds(iterations);
+        print_comparison(run.log, run.cl.device_name(), run.width(), run.height(), rounds,
+                         compare_sobel_variants(run.cl, run.options.border, sobel, rounds));
+    }
 }
 
 }  // namespace sdk

@@ -45,4 +45,9 @@ void run_with_host_conversions(DeviceRun& run, SobelFilter& sobel,
 void report_sobel_verdict(std::ostream& log, const OpenClContext& cl, Border border,
                           SobelFilter& sobel, unsigned iterations, const SobelOptions& options);
 
+// After the run, what the user asked to measure: with -n, repeated runs timed by their events
+// (one run includes first-launch costs a loop does not) and the verdict; with --compare, the
+// seeds' table (the scalar kernel and every variant, against the device copying as many bytes).
+void report_sobel_timings(DeviceRun& run, SobelFilter& sobel, const SobelOptions& options);
+
 }  // namespace sdk

@@ -2,10 +2,9 @@
 // Binary morphology on bit-packed images, after the 2013 blog posts "OpenCL - Dilation and
 // Erosion in packed bit" and "OpenCL - Connecting pixels": the luminance is binarised and packed
 // 32 pixels to a word on the device, dilated and eroded a whole word per work-item with a 3x3
-// square, the blog's 13-pixel diamond (which joins pixels one diagonal step apart), or OpenCV's
-// rectangle, cross or ellipse of any odd size up to 63x63 (each row a run built by doubling
-// shifts), unpacked for display, and every step is timed from its event, as the blog's table does.
-// The kernels are in morphology_packed.cl.
+// square, the blog's 13-pixel diamond, or OpenCV's rectangle, cross or ellipse of any odd size up
+// to 63x63, and unpacked for display; every step is timed from its event, as the blog's table
+// does. The kernels are in morphology_packed.cl.
 #include "samples/app/cli.hpp"
 #include "samples/app/device_run.hpp"
 #include "samples/app/element_option.hpp"
@@ -28,7 +27,7 @@ int main(int argc, char** argv)
     // No --border: outside the image counts as background for dilation and foreground for
     // erosion, whatever the user might ask.
     sdk::add_common_options(app, common, sdk::BorderOption::not_offered);
-    sdk::MorphologyOptions asked;
+    sdk::MorphologyOptions asked;  // the technique's own options
     sdk::add_morphology_options(app, asked);
 
     return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
@@ -36,27 +35,20 @@ int main(int argc, char** argv)
         const sdk::MorphologyOperation operation = asked.operation;
         const sdk::Binarisation binarisation = asked.binarisation();
 
-        // 1. Reserve every file the run writes (put in place together at the end, or none),
-        //    open the image (a PNG or JPEG starts decoding while the device starts), pick the
-        //    device and how images reach it, and how the image is cut: whole when the device can
-        //    allocate its buffers, else bands with a halo of the element's radius times the
-        //    passes either side. A region is a whole-image thing: not with bands, and it must
-        //    lie inside the image.
+        // 1. Reserve every file the run writes, open the image, pick the device, and plan how
+        //    the image is cut: whole, or bands with a halo of the element's radius times the
+        //    passes either side. A region (--roi) needs the whole image, and must lie inside it.
         sdk::DeviceRun run(options, {sdk::morphology_output_paths(options.output, options.save_raw),
                                      sdk::Decoding::ahead, sdk::halo_rows(element, operation),
                                      sdk::MorphologyFilter::row_footprint,
                                      {{"--roi", !asked.region.empty()},
                                       {"--iterations", options.iterations > 0}}});
-        const sdk::Image size_only{run.width(), run.height(), 1, {}};
-        const sdk::Roi roi = asked.region.empty() ? sdk::whole_image(run.width(), run.height())
-                                                  : sdk::parse_roi(asked.region);
-        sdk::check_roi_inside(roi, size_only);
+        const sdk::Roi roi = sdk::region_to_process(asked.region, run.width(), run.height());
         run.print_bands();
 
-        // 2. Build the kernels for the structuring element and the conversions between the
-        //    file's rows and images. The passes' work-group shape is the one asked for, or the
-        //    fastest on this device for what runs, a band (usually the image): measured the
-        //    first time a size class is seen, or with --retune, then cached.
+        // 2. Build the kernels for the structuring element, with the conversions between the
+        //    file's rows and images. The passes' work-group shape: the one asked for, or the
+        //    fastest here for a band of this size (measured once, then cached).
         auto [morphology, conversions] = run.pipeline.time("build kernels", 0, [&] {
             return std::make_pair(std::make_unique<sdk::MorphologyFilter>(run.cl, element, run.memory.mode),
                                   std::make_unique<sdk::RowConversions>(run.cl));
@@ -72,19 +64,17 @@ int main(int argc, char** argv)
                         std::to_string(asked.threshold) + ", region " + sdk::roi_text(roi) +
                         ", passes' " + sdk::describe(group));
 
-        // 3. A band at a time (usually one: the whole image): the luminance on the device, the
-        //    file's rows read straight into the memory that moves them and converted there (rows
-        //    of width bytes: the packing reads bytes); the device pipeline, every step timed by
-        //    its event: binarise and pack, each morphology pass, unpack; then the band's rows of
-        //    output.bmp laid out on the device and written as they come back. With --save-raw or
-        //    --verify each band also adds its rows to the host's copies of the whole images.
+        // 3. A band at a time (usually one: the whole image), all on the device: the file's rows
+        //    to the luminance; binarise and pack, each morphology pass, unpack, every step timed
+        //    by its event; then the band's rows of the output file. The host's copies only for
+        //    --save-raw and --verify.
         const bool host_copies_wanted = options.save_raw || options.verify;
         sdk::MorphologyHostCopies copies;
         if (host_copies_wanted) copies = sdk::morphology_host_copies(run.width(), run.height());
         std::vector<sdk::StepTiming> first_run;
         run.run_bands(*conversions, [&](const sdk::Band& band, const sdk::DeviceRun::LoadLuminance& load) {
             morphology->allocate(run.width(), band.input_rows());
-            load(morphology->luminance_buffer(), run.width());
+            load(morphology->luminance_buffer(), run.width());  // rows of width bytes: packing reads bytes
             const sdk::Roi band_roi =
                 run.plan.banded() ? sdk::whole_image(run.width(), band.input_rows()) : roi;
             first_run = sdk::step_timings(morphology->run(binarisation, operation, band_roi));
@@ -92,18 +82,15 @@ int main(int argc, char** argv)
                 sdk::add_band(copies, *morphology, band, options.save_raw.has_value());
             return sdk::BandResult{morphology->output_buffer(), run.width()};
         });
-        run.log << "Packed: " << morphology->words_per_row() << " words of 32 pixels a row (row pitch "
-                << morphology->row_pitch() << " bytes)\nFirst run (includes first-launch costs"
-                << (run.plan.banded() ? ", the last band" : "") << "):\n";
-        sdk::step_table(first_run).print(run.log);
+        sdk::print_first_run(run.log, *morphology, first_run, run.plan.banded());
         run.pipeline.print(run.log);
 
         // 4. With -n, the median of each step over N more runs (the first was the warm-up).
         sdk::report_median_steps(run.log, *morphology, binarisation, operation, roi, options.iterations);
 
-        // 5. What needs the host's copies, only when asked: the packed input and result as PBM
-        //    and the luminance with --save-raw, and the check against the C++ reference, of the
-        //    whole image however it was cut. Then every file is put in place together.
+        // 5. Only when asked, from the host's copies of the whole image: the packed input and
+        //    result as PBM and the luminance, and the check against the C++ reference. Then
+        //    every file is put in place together.
         if (options.save_raw) sdk::write_morphology_raw(*options.save_raw, copies.luminance, copies.result);
         if (options.verify)
             sdk::verify_morphology(run.log, copies.luminance, binarisation, operation, element, roi,

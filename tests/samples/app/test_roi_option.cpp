@@ -32,5 +32,13 @@ TEST(RegionOption, MustLieInsideTheImage)
     EXPECT_THROW(check_roi_inside({8, 0, 1, 1}, image), UsageError);
 }
 
+TEST(RegionOption, NoneGivenIsTheWholeImage)
+{
+    EXPECT_EQ(roi_text(region_to_process("", 8, 4)), "0,0,8,4");
+    EXPECT_EQ(roi_text(region_to_process("1,2,3,2", 8, 4)), "1,2,3,2");
+    EXPECT_THROW(region_to_process("1,2,3,3", 8, 4), UsageError);
+    EXPECT_THROW(region_to_process("1,2", 8, 4), UsageError);
+}
+
 }  // namespace
 }  // namespace sdk
