@@ -52,8 +52,8 @@ struct RestartLayout {
     std::uint32_t intervals_per_strip = 0;
     std::uint32_t rows_per_strip = 0;
     // Chroma stored at fewer rows than luma: libjpeg's smooth upsampling then blends each output
-    // row with the chroma row above or below it, so a piece must decode one interval beyond each
-    // of its ends for its own first and last rows to come out as in the whole file.
+    // row with the chroma row above or below it, so a piece must decode one strip beyond each of
+    // its ends for its own first and last rows to come out as in the whole file.
     bool needs_neighbour_rows = false;
     // Byte offsets in the file: the two bytes of the frame header's height; the first byte of
     // entropy-coded data (after SOS). Everything before entropy_begin is header, given to every

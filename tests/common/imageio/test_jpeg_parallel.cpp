@@ -356,4 +356,39 @@ TEST(JpegRestartIntervals, DamagedFilesAsTheSequentialDecoder)
     EXPECT_GT(cut, 0);
 }
 
+// The same for a file cut between strips of several intervals (4 MCUs on rows of 6): a marker
+// out of order, or any byte of the scan changed, gives what the sequential decoder gives.
+TEST(JpegRestartIntervals, DamagedStripsAsTheSequentialDecoder)
+{
+    JpegSpec spec = noisy_spec(kSamplings[3], 6 * 16 - 3, 7 * 16 - 5, 0);
+    spec.restart_mcus = 4;
+    const auto file = codectest::build_jpeg(spec);
+    const sdk::JpegBytes bytes(file.data(), file.size());
+    const auto layout = sdk::find_restart_intervals(bytes, 2);
+    ASSERT_TRUE(layout);
+    ASSERT_EQ(layout->intervals_per_strip, 3u);
+    int sequential = 0, cut = 0;
+    const auto same_outcome = [&](const std::vector<std::uint8_t>& damaged) {
+        JpegPath path = JpegPath::sequential;
+        EXPECT_EQ(outcome(damaged, 3, &path), outcome(damaged, 1));
+        (path == JpegPath::sequential ? sequential : cut) += 1;
+    };
+    for (std::size_t interval = 1; interval < layout->intervals(); ++interval) {
+        SCOPED_TRACE("the RST before interval " + std::to_string(interval) + " written as the next one");
+        auto damaged = file;
+        damaged[layout->interval_end[interval - 1] + 1] = static_cast<std::uint8_t>(0xD0 + interval % 8);
+        same_outcome(damaged);
+    }
+    EXPECT_EQ(cut, 0);
+    for (std::uint64_t at = layout->entropy_begin; at + 2 < file.size(); at += 13)
+        for (const int value : {0x00, 0xFF}) {
+            SCOPED_TRACE("byte " + std::to_string(at) + " set to " + std::to_string(value));
+            auto damaged = file;
+            damaged[at] = static_cast<std::uint8_t>(value);
+            same_outcome(damaged);
+        }
+    EXPECT_GT(cut, 0);
+    EXPECT_GT(sequential, 0);
+}
+
 }  // namespace
