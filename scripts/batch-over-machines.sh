@@ -20,7 +20,7 @@ set -euo pipefail
 
 name=batch-over-machines
 usage() {
-  echo "$name: $1 (usage: $0 -S LOGINS INPUT_FOLDER OUTPUT_FOLDER SAMPLE [SAMPLE OPTIONS...])" >&2
+  echo "$name: $* (usage: $0 -S LOGINS INPUT_FOLDER OUTPUT_FOLDER SAMPLE [SAMPLE OPTIONS...])" >&2
   exit 2
 }
 
@@ -28,7 +28,10 @@ usage() {
 logins=()
 while (( $# > 0 )); do
   case "$1" in
-    -S | --sshlogin) (( $# >= 2 )) || usage "$1 needs a list of machines"; logins+=("$2"); shift 2 ;;
+    -S | --sshlogin)
+      (( $# >= 2 )) || usage "$1 needs a list of machines"
+      logins+=("$2")
+      shift 2 ;;
     --sshlogin=*) logins+=("${1#*=}"); shift ;;
     -h | --help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; break ;;
@@ -41,7 +44,10 @@ done
 input=$1 output=$2 sample=$3
 shift 3
 options=("$@")
-command -v parallel > /dev/null || { echo "$name: GNU parallel is not installed (Debian: parallel)" >&2; exit 1; }
+if ! command -v parallel > /dev/null; then
+  echo "$name: GNU parallel is not installed (Debian: parallel)" >&2
+  exit 1
+fi
 [[ -d "$input" ]] || usage "$input is not a folder"
 [[ ! -e "$output" || -d "$output" ]] || usage "$output is a file; the results go into a folder"
 [[ -x "$sample" && ! -d "$sample" ]] || usage "$sample is not an executable sample"
@@ -73,14 +79,15 @@ for entry in "${entries[@]}"; do
   if [[ "$entry" =~ ^([0-9]+)/(.+)$ ]]; then count=${BASH_REMATCH[1]} machine=${BASH_REMATCH[2]}; fi
   (( count >= 1 )) || usage "-S $entry: no batches on that machine"
   for known in "${machines[@]}"; do
-    [[ "$known" != "$machine" ]] || usage "-S: $machine is given twice; write $((count + 1))/$machine instead"
+    [[ "$known" != "$machine" ]] \
+      || usage "-S: $machine is given twice; write $((count + 1))/$machine instead"
   done
   machines+=("$machine")
   slots+=("$count/$machine")
 done
 (( ${#machines[@]} > 0 )) || usage "-S: no machines given (':' is this machine)"
 
-# ----- 2. The photos, and what each becomes --------------------------------------------------------
+# ----- 2. The photos, and what each becomes -------------------------------------------------------
 # A photo is known by its first bytes, as the sample knows it: BM, PNG's signature, or FF D8 FF.
 is_photo() {
   local magic
@@ -92,6 +99,8 @@ declare -A by_stem=() taken=()
 shopt -s nullglob
 for path in "$input"/*; do  # name order (the locale's); the glob leaves dot files out
   if [[ ! -f "$path" ]] || ! is_photo "$path"; then continue; fi
+  [[ "$path" != *$'\n'* ]] \
+    || usage "a photo's name holds a line break, which the shares cannot list: $(printf %q "$path")"
   photos+=("$path")
   [[ -L "$path" ]] || taken[$(realpath -- "$path")]=${path##*/}
 done
@@ -107,7 +116,8 @@ for path in "${photos[@]}"; do
   stem=${base%.*}
   [[ -n "$stem" ]] || stem=$base
   if [[ -n "${by_stem[$stem]:-}" ]]; then
-    usage "${by_stem[$stem]} and $base would both be written as $stem.$extension (one stem, one result)"
+    usage "${by_stem[$stem]} and $base would both be written as $stem.$extension" \
+          "(one stem, one result)"
   fi
   by_stem[$stem]=$base
   result="$output/$stem.$extension"
@@ -117,9 +127,12 @@ for path in "${photos[@]}"; do
   kept+=("$path")
 done
 photos=("${kept[@]}")
-(( ${#photos[@]} > 0 )) || { echo "$name: $input is a folder with no BMP, PNG or JPEG file in it" >&2; exit 1; }
+if (( ${#photos[@]} == 0 )); then
+  echo "$name: $input is a folder with no BMP, PNG or JPEG file in it" >&2
+  exit 1
+fi
 
-# ----- 3. The shares: about the same bytes each, the largest photos handed out first ---------------
+# ----- 3. The shares: about the same bytes each, the largest photos handed out first --------------
 shares=0
 for slot in "${slots[@]}"; do shares=$(( shares + ${slot%%/*} )); done
 (( shares <= ${#photos[@]} )) || shares=${#photos[@]}
@@ -132,9 +145,11 @@ while IFS=$'\t' read -r bytes path; do
   done
   share_bytes[lightest]=$(( share_bytes[lightest] + bytes ))
   share_list[lightest]+="$path"$'\n'
-done < <(for path in "${photos[@]}"; do printf '%s\t%s\n' "$(stat -L -c %s -- "$path")" "$path"; done | sort -t$'\t' -k1,1nr -k2)
+done < <(for path in "${photos[@]}"; do
+           printf '%s\t%s\n' "$(stat -L -c %s -- "$path")" "$path"
+         done | sort -t$'\t' -k1,1nr -k2)
 
-# ----- 4. One batch a share, over the machines --------------------------------------------------------
+# ----- 4. One batch a share, over the machines ----------------------------------------------------
 made_output=0
 [[ -d "$output" ]] || { mkdir -p -- "$output"; made_output=1; }
 # Each batch reads a folder of links to its share's photos: a batch of one photo is still a batch
@@ -158,7 +173,7 @@ status=0
 PARALLEL_SHELL=bash parallel --will-cite --sshlogin "$(IFS=,; echo "${slots[*]}")" --jobs 100% \
   --joblog "$work/jobs" < "$work/commands" || status=$?
 
-# ----- 5. What each batch did ----------------------------------------------------------------------
+# ----- 5. What each batch did ---------------------------------------------------------------------
 failed=0 refused=0
 while IFS=$'\t' read -r seq machine _ _ _ _ exit_status signal _; do
   [[ "$seq" =~ ^[0-9]+$ ]] || continue

@@ -39,15 +39,17 @@ inputs_unchanged() {
 status=0
 "$script" -S 2/: "$photos" "$work/out" "$bin/sobel" -q 2> "$work/err" || status=$?
 (( status == 0 )) || { cat "$work/err"; fail "two batches: exit status $status"; }
-grep -q "5 photos in 2 batches over 1 machines" "$work/err" || { cat "$work/err"; fail "not two batches"; }
-diff -r "$work/one-batch" "$work/out" > /dev/null || fail "two batches: results differ from one batch's"
+grep -q "5 photos in 2 batches over 1 machines" "$work/err" \
+  || { cat "$work/err"; fail "not two batches"; }
+diff -r "$work/one-batch" "$work/out" > /dev/null \
+  || fail "two batches: results differ from one batch's"
 inputs_unchanged "two batches"
 
 # Three batches over five photos, one of them a share of one photo: a batch too (`-i photo -o
 # folder` would be a single run).
 status=0
-"$script" -S 3/: "$work/one-batch" "$work/out-one" "$bin/sobel" -q --output-format bmp 2> "$work/err" \
-  || status=$?
+"$script" -S 3/: "$work/one-batch" "$work/out-one" "$bin/sobel" -q --output-format bmp \
+  2> "$work/err" || status=$?
 (( status == 0 )) || { cat "$work/err"; fail "three batches: exit status $status"; }
 [[ $(find "$work/out-one" -name '*.bmp' | wc -l) == 5 && -z $(find "$work/out-one" -name '.*') ]] \
   || fail "three batches: not five results alone"
@@ -59,11 +61,13 @@ status=0
 "$script" -S 2/: "$work/with-bad" "$work/out-bad" "$bin/sobel" -q 2> "$work/err" || status=$?
 (( status == 1 )) || { cat "$work/err"; fail "a bad photo: exit status $status, not 1"; }
 grep -q "not written: bad.jpg$" "$work/err" || { cat "$work/err"; fail "a bad photo: not named"; }
-diff -r "$work/one-batch" "$work/out-bad" > /dev/null || fail "a bad photo: the others not all written"
+diff -r "$work/one-batch" "$work/out-bad" > /dev/null \
+  || fail "a bad photo: the others not all written"
 
 # 3. A machine that fails (an ssh command that cannot connect): its photos named, exit status 1.
 status=0
-"$script" -S ':,1//bin/false nowhere' "$photos" "$work/out-lost" "$bin/sobel" -q 2> "$work/err" || status=$?
+"$script" -S ':,1//bin/false nowhere' "$photos" "$work/out-lost" "$bin/sobel" -q 2> "$work/err" \
+  || status=$?
 (( status == 1 )) || { cat "$work/err"; fail "a lost machine: exit status $status, not 1"; }
 grep -q "the batch on /bin/false nowhere ended with exit status 1; not written: ." "$work/err" \
   || { cat "$work/err"; fail "a lost machine: not named with its photos"; }
