@@ -76,7 +76,9 @@ for entry in "${entries[@]}"; do
   [[ "$entry" != @* && "$entry" != .. && "$entry" != - ]] \
     || usage "-S $entry: host groups and sshlogin files are not supported; list the machines"
   count=1 machine=$entry
-  if [[ "$entry" =~ ^([0-9]+)/(.+)$ ]]; then count=${BASH_REMATCH[1]} machine=${BASH_REMATCH[2]}; fi
+  if [[ "$entry" =~ ^([0-9]+)/(.+)$ ]]; then
+    count=$((10#${BASH_REMATCH[1]})) machine=${BASH_REMATCH[2]}
+  fi
   (( count >= 1 )) || usage "-S $entry: no batches on that machine"
   for known in "${machines[@]}"; do
     [[ "$known" != "$machine" ]] \
