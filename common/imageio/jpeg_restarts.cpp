@@ -242,6 +242,12 @@ std::optional<RestartLayout> find_restart_intervals(const JpegBytes& bytes, unsi
     const std::uint64_t strip_mcus = std::lcm(restart_interval, mcus_per_row);
     if (mcus <= strip_mcus) return std::nullopt;
     const std::uint64_t intervals = (mcus + restart_interval - 1) / restart_interval;
+    // Each interval costs about 100 bytes of bookkeeping (its marker and offsets here, two spans
+    // in its piece): with a restart after every MCU or two, more than a grey image's own pixels.
+    // Past as many intervals as a file of row intervals could hold, each must average 256 pixels.
+    constexpr std::uint64_t kIntervalsAlwaysTaken = 65536, kLeastPixelsPerInterval = 256;
+    const std::uint64_t pixels = static_cast<std::uint64_t>(frame->width) * static_cast<std::uint64_t>(frame->height);
+    if (intervals > kIntervalsAlwaysTaken && intervals * kLeastPixelsPerInterval > pixels) return std::nullopt;
 
     std::vector<Marker> restarts;
     Marker end{};

@@ -221,6 +221,24 @@ TEST(JpegRestartIntervals, IntervalsThatDoNotDivideARow)
     EXPECT_EQ(parallel_decodes, 4 * 5 * 3);  // all but the lcm larger than the image
 }
 
+// A restart after every MCU of a large grey image: more intervals than a file of row intervals
+// could hold, each of 64 pixels, whose bookkeeping would outweigh the pixels: decoded
+// sequentially. Every 4 MCUs, 256 pixels an interval, is cut.
+TEST(JpegRestartIntervals, TinyIntervalsOfALargeImageDecodeSequentially)
+{
+    JpegSpec spec = noisy_spec(kSamplings[0], 257 * 8, 256 * 8, 0);
+    for (const int restart_mcus : {1, 4}) {
+        SCOPED_TRACE("restart every " + std::to_string(restart_mcus) + " MCUs");
+        spec.restart_mcus = restart_mcus;
+        const auto file = codectest::build_jpeg(spec);
+        const sdk::JpegBytes bytes(file.data(), file.size());
+        EXPECT_EQ(sdk::find_restart_intervals(bytes, 2).has_value(), restart_mcus == 4);
+        JpegPath path = JpegPath::sequential;
+        EXPECT_EQ(decode(file, 2, &path).pixels, codectest::decode_jpeg_directly(file));
+        EXPECT_EQ(path, restart_mcus == 4 ? JpegPath::restart_intervals : JpegPath::sequential);
+    }
+}
+
 using JpegRestartFiles = decodetest::FolderTest;
 
 TEST_F(JpegRestartFiles, ReadInPlace)
