@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # scripts/batch-over-machines.sh on this machine alone, through GNU parallel's local mode
-# (-S 2/:, two batches here): the results are the very files one batch over the whole folder
-# writes, the inputs are left as they were, and a failure or a refusal is named and ends with the
-# batch's exit status. Skipped (exit 77) when parallel is not installed.
+# (-S 2/:, two batches here) and through its remote path with a stand-in for ssh: the results are
+# the very files one batch over the whole folder writes, the inputs are left as they were, and a
+# failure or a refusal is named and ends with the batch's exit status. Skipped (exit 77) when
+# parallel is not installed.
 #
 #   tests/e2e/test_batch_over_machines.sh SOURCE_DIR BIN_DIR
 set -euo pipefail
@@ -53,6 +54,22 @@ status=0
 (( status == 0 )) || { cat "$work/err"; fail "three batches: exit status $status"; }
 [[ $(find "$work/out-one" -name '*.bmp' | wc -l) == 5 && -z $(find "$work/out-one" -name '.*') ]] \
   || fail "three batches: not five results alone"
+
+# Through parallel's remote path (its worker sent over "ssh"): an ssh command that runs here what
+# ssh would run on the host, into a folder whose name a shell must quote.
+cat > "$work/local-ssh" << 'EOF'
+#!/usr/bin/env bash
+while [[ "$1" == -* ]]; do shift; done  # ssh's options, then the host
+shift
+[[ "${1:-}" == -- ]] && shift
+exec bash -c "$*"  # as sshd does: the words joined, parsed by the login shell
+EOF
+chmod +x "$work/local-ssh"
+status=0
+"$script" -S "2/$work/local-ssh remote" "$photos" "$work/out 'remote'" "$bin/sobel" -q \
+  2> "$work/err" || status=$?
+(( status == 0 )) || { cat "$work/err"; fail "over ssh: exit status $status"; }
+diff -r "$work/one-batch" "$work/out 'remote'" > /dev/null || fail "over ssh: results differ"
 
 # 2. A photo that cannot be read: the others written, the bad one named, exit status 1.
 printf '\xff\xd8\xff\xe0 not a JPEG' > "$work/bad.jpg"
