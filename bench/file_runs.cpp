@@ -146,7 +146,7 @@ void time_file_job(benchmark::State& state, const OpenClContext* cl, const Devic
         auto& run = reuse_setup<FileRun>(key, [&] {
             auto made = std::make_shared<FileRun>(kinds);
             if (kinds == FileKinds::jpeg_to_png) {
-                const std::vector<std::uint8_t> jpeg = photo_like_jpeg(size, false);
+                const std::vector<std::uint8_t> jpeg = photo_like_jpeg(size, Restarts::none);
                 write_file_atomically(made->input, jpeg.data(), jpeg.size());
             } else {
                 write_random_rgb_bmp(made->input, size);

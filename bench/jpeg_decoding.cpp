@@ -23,7 +23,7 @@ double process_cpu_seconds()
 
 }  // namespace
 
-std::vector<std::uint8_t> photo_like_jpeg(Size size, bool restarts)
+std::vector<std::uint8_t> photo_like_jpeg(Size size, Restarts restarts)
 {
     Image image = photo_like_image(size, 3);
     codectest::JpegSpec spec;
@@ -32,17 +32,29 @@ std::vector<std::uint8_t> photo_like_jpeg(Size size, bool restarts)
     spec.components = 3;
     spec.quality = 90;
     spec.subsampled = true;
-    spec.restart_rows = restarts ? 1 : 0;
+    spec.restart_rows = restarts == Restarts::every_row ? 1 : 0;
+    spec.restart_mcus = restarts == Restarts::every_64_mcus ? 64 : 0;
     spec.pixels = std::move(image.pixels);
     return codectest::build_jpeg(spec);
 }
 
 namespace {
 
-void time_jpeg_decoding(benchmark::State& state, Size size, bool restarts, unsigned threads)
+// The benchmarks' name for each kind of file.
+const char* restarts_name(Restarts restarts)
+{
+    switch (restarts) {
+    case Restarts::every_row: return "restarts";
+    case Restarts::every_64_mcus: return "restarts_64_mcus";
+    case Restarts::none: break;
+    }
+    return "no_restarts";
+}
+
+void time_jpeg_decoding(benchmark::State& state, Size size, Restarts restarts, unsigned threads)
 {
     guarded(state, [&] {
-        const std::string key = "photo-like JPEG " + size_name(size) + (restarts ? " restarts" : "");
+        const std::string key = "photo-like JPEG " + size_name(size) + " " + restarts_name(restarts);
         const auto& file = reuse_setup<std::vector<std::uint8_t>>(
             key, [&] { return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, restarts)); });
         JpegDecoding decoding;
@@ -68,9 +80,9 @@ void time_jpeg_decoding(benchmark::State& state, Size size, bool restarts, unsig
 void time_jpeg_luminance(benchmark::State& state, Size size, bool y_channel)
 {
     guarded(state, [&] {
-        const std::string key = "photo-like JPEG " + size_name(size);
+        const std::string key = "photo-like JPEG " + size_name(size) + " " + restarts_name(Restarts::none);
         const auto& file = reuse_setup<std::vector<std::uint8_t>>(
-            key, [&] { return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, false)); });
+            key, [&] { return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, Restarts::none)); });
         JpegDecoding decoding;
         decoding.threads = 1;
         decoding.luminance_only = y_channel;
@@ -93,9 +105,9 @@ void register_jpeg_decoding(Size size)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
     }
-    for (const bool restarts : {true, false})
+    for (const Restarts restarts : {Restarts::every_row, Restarts::every_64_mcus, Restarts::none})
         for (const unsigned threads : {1u, 0u}) {
-            const std::string name = std::string("decode/jpeg/") + (restarts ? "restarts/" : "no_restarts/") +
+            const std::string name = std::string("decode/jpeg/") + restarts_name(restarts) + "/" +
                                      (threads == 1 ? "one_thread/" : "all_cores/") + size_name(size);
             benchmark::RegisterBenchmark(name.c_str(), time_jpeg_decoding, size, restarts, threads)
                 ->UseRealTime()

@@ -2,8 +2,9 @@
 #pragma once
 // Reading a JPEG: decode_jpeg in memory, on one thread and on all cores, of a photograph-like
 // image written as a camera writes it (4:2:0, quality 90), once with a restart marker after
-// every MCU row (what `jpegtran -restart 1` adds) and once without: what a file without them
-// costs (docs/whole_run.md).
+// every MCU row (what `jpegtran -restart 1` adds), once after every 64 MCUs (what OpenCV's
+// IMWRITE_JPEG_RST_INTERVAL writes, intervals that do not start a row) and once without: what a
+// file without them costs (docs/whole_run.md).
 #include "bench_support.hpp"
 
 #include <cstdint>
@@ -11,13 +12,17 @@
 
 namespace sdk::bench {
 
-// Registers decode/jpeg/{restarts,no_restarts}/{one_thread,all_cores}/<size>. Each reports
-// median_ms, Mpix/s, GB/s of decoded pixel bytes, cpu_ms (the process's CPU time, all threads,
-// median), file_MB (the JPEG's size) and parallel (1 when decoded across restart intervals).
+// Registers decode/jpeg/{restarts,restarts_64_mcus,no_restarts}/{one_thread,all_cores}/<size>.
+// Each reports median_ms, Mpix/s, GB/s of decoded pixel bytes, cpu_ms (the process's CPU time,
+// all threads, median), file_MB (the JPEG's size) and parallel (1 when decoded across restart
+// intervals).
 void register_jpeg_decoding(Size size);
 
+// Where a JPEG's restart markers are: none, after every MCU row, or after every 64 MCUs.
+enum class Restarts { none, every_row, every_64_mcus };
+
 // The bundled photograph scaled up to `size` with noise, as a camera writes it (4:2:0, quality
-// 90), with a restart marker after every MCU row or none.
-std::vector<std::uint8_t> photo_like_jpeg(Size size, bool restarts);
+// 90), with restart markers as `restarts` says.
+std::vector<std::uint8_t> photo_like_jpeg(Size size, Restarts restarts);
 
 }  // namespace sdk::bench

@@ -13,6 +13,7 @@ packages=(
   libcli11-dev googletest libgtest-dev
   libpng-dev libjpeg62-turbo-dev   # reading PNG and JPEG photos, writing PNG (libpng, libjpeg-turbo)
   libbenchmark-dev         # Google Benchmark: bench (optional; CMake skips bench without it)
+  parallel                 # GNU parallel: scripts/batch-over-machines.sh and its test
   "$@"
 )
 

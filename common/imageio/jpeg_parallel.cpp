@@ -23,12 +23,12 @@ struct Span {
     std::uint64_t size = 0;
 };
 
-// Intervals [first_interval, end_interval) decoded to the image rows [first_row, first_row +
-// height), of which rows [keep_begin, keep_end) are written; the others are the neighbouring
-// intervals decoded only for their chroma (RestartLayout::needs_neighbour_rows).
+// Strips [first_strip, end_strip) (RestartLayout) decoded to the image rows [first_row,
+// first_row + height), of which rows [keep_begin, keep_end) are written; the others are the
+// neighbouring strips decoded only for their chroma (RestartLayout::needs_neighbour_rows).
 struct Piece {
     std::size_t width = 0;
-    std::size_t first_interval = 0, end_interval = 0;
+    std::size_t first_interval = 0, end_interval = 0;  // the strips' intervals
     std::size_t first_row = 0, height = 0;
     std::size_t keep_begin = 0, keep_end = 0;
     std::uint8_t height_bytes[2] = {};
@@ -41,34 +41,39 @@ struct Piece {
 // byte against a compressed byte (1/8) is a rough guess, which only moves the cuts a little.
 std::vector<Piece> cut_into_pieces(const RestartLayout& layout, std::size_t row_bytes, unsigned threads)
 {
-    const std::size_t intervals = layout.intervals();
-    const std::size_t count = std::min<std::size_t>(std::max(1u, threads), intervals);
-    std::vector<double> cost_before(intervals + 1, 0.0);  // of intervals [0, i)
-    const double pixel_bytes = static_cast<double>(layout.rows_per_interval * row_bytes);
-    for (std::size_t i = 0; i < intervals; ++i) {
-        const auto compressed = static_cast<double>(layout.interval_end[i] - layout.interval_begin[i]);
-        cost_before[i + 1] = cost_before[i] + compressed + pixel_bytes / 8.0;
+    const std::size_t strips = layout.strips();
+    const std::size_t per_strip = layout.intervals_per_strip;
+    const auto interval_of = [&](std::size_t strip) { return std::min(layout.intervals(), strip * per_strip); };
+    const std::size_t count = std::min<std::size_t>(std::max(1u, threads), strips);
+    std::vector<double> cost_before(strips + 1, 0.0);  // of strips [0, s)
+    const double pixel_bytes = static_cast<double>(layout.rows_per_strip * row_bytes);
+    for (std::size_t s = 0; s < strips; ++s) {
+        const std::size_t first = interval_of(s), last = interval_of(s + 1) - 1;
+        const auto compressed = static_cast<double>(layout.interval_end[last] - layout.interval_begin[first]);
+        cost_before[s + 1] = cost_before[s] + compressed + pixel_bytes / 8.0;
     }
     std::vector<std::size_t> cuts{0};
     for (std::size_t p = 1; p < count; ++p) {
-        const double share = cost_before[intervals] * static_cast<double>(p) / static_cast<double>(count);
+        const double share = cost_before[strips] * static_cast<double>(p) / static_cast<double>(count);
         std::size_t cut = static_cast<std::size_t>(
             std::lower_bound(cost_before.begin(), cost_before.end(), share) - cost_before.begin());
-        cut = std::clamp(cut, cuts.back() + 1, intervals - (count - p));  // no piece empty
+        cut = std::clamp(cut, cuts.back() + 1, strips - (count - p));  // no piece empty
         cuts.push_back(cut);
     }
-    cuts.push_back(intervals);
+    cuts.push_back(strips);
 
     const std::size_t neighbours = layout.needs_neighbour_rows ? 1 : 0;
-    const std::size_t rows = layout.rows_per_interval;
+    const std::size_t rows = layout.rows_per_strip;
     std::vector<Piece> pieces(count);
     for (std::size_t p = 0; p < count; ++p) {
         Piece& piece = pieces[p];
+        const std::size_t first_strip = cuts[p] - std::min(cuts[p], neighbours);
+        const std::size_t end_strip = std::min(strips, cuts[p + 1] + neighbours);
         piece.width = layout.width;
-        piece.first_interval = cuts[p] - std::min(cuts[p], neighbours);
-        piece.end_interval = std::min(intervals, cuts[p + 1] + neighbours);
-        piece.first_row = piece.first_interval * rows;
-        piece.height = std::min<std::size_t>(layout.height, piece.end_interval * rows) - piece.first_row;
+        piece.first_interval = interval_of(first_strip);
+        piece.end_interval = interval_of(end_strip);
+        piece.first_row = first_strip * rows;
+        piece.height = std::min<std::size_t>(layout.height, end_strip * rows) - piece.first_row;
         piece.keep_begin = cuts[p] * rows;
         piece.keep_end = std::min<std::size_t>(layout.height, cuts[p + 1] * rows);
         piece.height_bytes[0] = static_cast<std::uint8_t>(piece.height >> 8);
@@ -232,7 +237,7 @@ bool decode_piece(PieceDecompressor* jpeg, const Piece* piece, int channels, Row
 bool decode_restart_intervals(const JpegBytes& bytes, const RestartLayout& layout, unsigned threads,
                               int channels, RowTarget& rows)
 {
-    if (layout.intervals() == 0) return false;
+    if (layout.intervals() == 0 || layout.intervals_per_strip == 0) return false;
     const std::size_t row_bytes = layout.width * static_cast<std::size_t>(channels);
     const std::vector<Piece> pieces = cut_into_pieces(layout, row_bytes, threads);
     std::vector<char> decoded(pieces.size(), 0);  // not vector<bool>: each thread writes its own

@@ -2,11 +2,12 @@
 #pragma once
 // Decoding a JPEG's restart intervals (jpeg_restarts.hpp) on several cores with libjpeg itself.
 //
-// The intervals are cut into one piece per thread. Each piece is given to its own libjpeg
+// The intervals are cut into one piece per thread, between strips (jpeg_restarts.hpp: where an
+// interval and a row of MCUs start together). Each piece is given to its own libjpeg
 // decompressor as a small JPEG file of its own, assembled without copying the file: the file's
 // headers as they are, with the frame's height changed to the piece's, then the piece's
-// intervals with their restart markers numbered again from RST0 (libjpeg expects RST0 first
-// after a scan starts), then EOI. Each piece writes its own rows of the one output image.
+// intervals, which keep the file's restart interval, with their restart markers numbered again
+// from RST0 (libjpeg expects RST0 first after a scan starts), then EOI. Each piece writes its own rows of the one output image.
 #include "common/imageio/image.hpp"
 #include "common/imageio/jpeg_restarts.hpp"
 #include "common/imageio/row_target.hpp"

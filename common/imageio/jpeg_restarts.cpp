@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <numeric>
 
 namespace sdk {
 
@@ -232,12 +233,21 @@ std::optional<RestartLayout> find_restart_intervals(const JpegBytes& bytes, unsi
     const bool interleaved = frame->components > 1;
     const int mcu_width = interleaved ? 8 * frame->most_h : 8;
     const int mcu_height = interleaved ? 8 * frame->most_v : 8;
-    const int mcus_per_row = (frame->width + mcu_width - 1) / mcu_width;
-    const int mcu_rows = (frame->height + mcu_height - 1) / mcu_height;
-    if (frame->restart_interval % mcus_per_row != 0) return std::nullopt;  // intervals cut rows
-    const int mcu_rows_per_interval = frame->restart_interval / mcus_per_row;
-    const int intervals = (mcu_rows + mcu_rows_per_interval - 1) / mcu_rows_per_interval;
-    if (intervals < 2) return std::nullopt;
+    const std::uint64_t mcus_per_row = (static_cast<std::uint64_t>(frame->width) + mcu_width - 1) / mcu_width;
+    const std::uint64_t mcu_rows = (static_cast<std::uint64_t>(frame->height) + mcu_height - 1) / mcu_height;
+    const std::uint64_t mcus = mcus_per_row * mcu_rows;
+    const auto restart_interval = static_cast<std::uint64_t>(frame->restart_interval);
+    // Where an interval and a row of MCUs start together (the header's comment): every
+    // lcm(interval, MCUs per row) MCUs. Fewer than two such strips leave nothing to share.
+    const std::uint64_t strip_mcus = std::lcm(restart_interval, mcus_per_row);
+    if (mcus <= strip_mcus) return std::nullopt;
+    const std::uint64_t intervals = (mcus + restart_interval - 1) / restart_interval;
+    // Each interval costs about 100 bytes of bookkeeping (its marker and offsets here, two spans
+    // in its piece): with a restart after every MCU or two, more than a grey image's own pixels.
+    // Past as many intervals as a file of row intervals could hold, each must average 256 pixels.
+    constexpr std::uint64_t kIntervalsAlwaysTaken = 65536, kLeastPixelsPerInterval = 256;
+    const std::uint64_t pixels = static_cast<std::uint64_t>(frame->width) * static_cast<std::uint64_t>(frame->height);
+    if (intervals > kIntervalsAlwaysTaken && intervals * kLeastPixelsPerInterval > pixels) return std::nullopt;
 
     std::vector<Marker> restarts;
     Marker end{};
@@ -251,7 +261,8 @@ std::optional<RestartLayout> find_restart_intervals(const JpegBytes& bytes, unsi
     RestartLayout layout;
     layout.width = static_cast<std::uint32_t>(frame->width);
     layout.height = static_cast<std::uint32_t>(frame->height);
-    layout.rows_per_interval = static_cast<std::uint32_t>(mcu_rows_per_interval * mcu_height);
+    layout.intervals_per_strip = static_cast<std::uint32_t>(strip_mcus / restart_interval);
+    layout.rows_per_strip = static_cast<std::uint32_t>(strip_mcus / mcus_per_row * mcu_height);
     layout.needs_neighbour_rows = frame->vertically_subsampled;
     layout.height_offset = frame->height_offset;
     layout.entropy_begin = frame->entropy_begin;

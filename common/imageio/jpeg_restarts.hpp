@@ -7,8 +7,14 @@
 // What follows a marker therefore decodes without anything before it, given the file's tables.
 // Only the simplest case is taken, and everything else is left to the sequential decoder:
 // one baseline or extended Huffman scan (SOF0/SOF1) holding every component, 8-bit samples, a
-// restart interval (DRI) of whole MCU rows, and exactly the markers that layout implies,
-// RST0, RST1, ... RST7, RST0, ... then EOI.
+// restart interval (DRI), and exactly the markers that layout implies, RST0, RST1, ... RST7,
+// RST0, ... then EOI.
+//
+// A piece given to a decoder of its own must be a JPEG of its own, so it holds whole rows of
+// MCUs and starts where an interval starts: at an interval whose first MCU is the first of an
+// MCU row. With an interval of whole rows that is every interval; with one that does not divide
+// a row (OpenCV's IMWRITE_JPEG_RST_INTERVAL writes every 64 MCUs, say, on rows of 1000) it is
+// every lcm(interval, MCUs per row) MCUs. The intervals between two such cuts make a strip.
 #include "common/imageio/input_file.hpp"
 
 #include <cstddef>
@@ -41,10 +47,13 @@ private:
 struct RestartLayout {
     std::uint32_t width = 0;
     std::uint32_t height = 0;
-    std::uint32_t rows_per_interval = 0;  // pixel rows each interval decodes to (the last: fewer)
+    // Pieces start only at a strip's first interval. Each strip is `intervals_per_strip`
+    // intervals that decode to `rows_per_strip` pixel rows (the last strip: fewer of both).
+    std::uint32_t intervals_per_strip = 0;
+    std::uint32_t rows_per_strip = 0;
     // Chroma stored at fewer rows than luma: libjpeg's smooth upsampling then blends each output
-    // row with the chroma row above or below it, so a piece must decode one interval beyond each
-    // of its ends for its own first and last rows to come out as in the whole file.
+    // row with the chroma row above or below it, so a piece must decode one strip beyond each of
+    // its ends for its own first and last rows to come out as in the whole file.
     bool needs_neighbour_rows = false;
     // Byte offsets in the file: the two bytes of the frame header's height; the first byte of
     // entropy-coded data (after SOS). Everything before entropy_begin is header, given to every
@@ -57,9 +66,10 @@ struct RestartLayout {
     std::vector<std::uint64_t> interval_end;
 
     std::size_t intervals() const { return interval_begin.size(); }
+    std::size_t strips() const { return (intervals() + intervals_per_strip - 1) / intervals_per_strip; }
 };
 
-// The layout of `bytes` when it is a file of the simple case above with at least two intervals;
+// The layout of `bytes` when it is a file of the simple case above with at least two strips;
 // nullopt for any other file, malformed ones included (the sequential decoder then reports what
 // is wrong). Looks for the markers on up to `threads` threads, reading the file once.
 std::optional<RestartLayout> find_restart_intervals(const JpegBytes& bytes, unsigned threads);

@@ -2,8 +2,9 @@
 // JPEG files with restart markers decoded across their restart intervals on several threads
 // (common/imageio/jpeg_restarts, jpeg_parallel): byte-for-byte the pixels of the sequential
 // decoder, for grey, 4:4:4, 4:2:2 and 4:2:0 at sizes that are not whole MCUs and restart
-// intervals of one and several MCU rows; every other file, and every damaged one, decoded or
-// refused exactly as the sequential decoder does it.
+// intervals of one and several MCU rows, or of MCUs that do not divide a row (the file then cut
+// where an interval and a row start together); every other file, and every damaged one, decoded
+// or refused exactly as the sequential decoder does it.
 #include "codec_builders.hpp"
 #include "imageio_test_support.hpp"
 #include "common/imageio/file_io.hpp"
@@ -14,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -148,6 +150,95 @@ TEST(JpegRestartIntervals, LuminanceOnlyAsTheSequentialDecoder)
     EXPECT_GE(parallel_decodes, 12);  // all but the 17x5s, one MCU row high
 }
 
+// MCUs of a row and rows of MCUs of `sampling` at `width` x `height`.
+struct McuGrid {
+    int per_row, rows;
+};
+McuGrid mcu_grid(const Sampling& sampling, int width, int height)
+{
+    const int mcu_width = sampling.components == 1 ? 8 : 8 * sampling.luma_h;
+    const int mcu_height = sampling.components == 1 ? 8 : 8 * sampling.luma_v;
+    return {(width + mcu_width - 1) / mcu_width, (height + mcu_height - 1) / mcu_height};
+}
+
+// A restart interval that does not divide the MCU row (what OpenCV's IMWRITE_JPEG_RST_INTERVAL
+// writes): the file is cut every lcm(interval, MCUs per row) MCUs, where an interval and a row
+// start together, with the intervals inside each piece as long as the file's. Cut when there are
+// two such places or more, else decoded sequentially: the same pixels either way.
+TEST(JpegRestartIntervals, IntervalsThatDoNotDivideARow)
+{
+    struct Case {
+        int width, height, restart_mcus;
+    };
+    // Per sampling, in MCUs: 7 on rows of 21 (a cut every row); 4 on rows of 6 (every other row,
+    // the last strip and the last interval short); 5 on rows of 3 (every fifth row: an interval spans rows); 64 on
+    // rows of 48 (lcm 192, 4 rows); 64 on rows of 1024 (every row, only the first interval of
+    // each starting it); 10 on rows of 7 (lcm 70 MCUs, more than the image: sequential).
+    const auto cases_for = [](const Sampling& sampling) {
+        const int mcu_width = sampling.components == 1 ? 8 : 8 * sampling.luma_h;
+        const int mcu_height = sampling.components == 1 ? 8 : 8 * sampling.luma_v;
+        return std::vector<Case>{{21 * mcu_width - 3, 5 * mcu_height - 1, 7},
+                                 {6 * mcu_width, 7 * mcu_height - 3, 4},
+                                 {3 * mcu_width - 5, 23 * mcu_height - 2, 5},
+                                 {48 * mcu_width - 1, 9 * mcu_height, 64},
+                                 {1024 * mcu_width - 7, 3 * mcu_height - 5, 64},
+                                 {7 * mcu_width - 1, 6 * mcu_height + 1, 10}};
+    };
+    int parallel_decodes = 0;
+    for (const Sampling& sampling : kSamplings)
+        for (const Case c : cases_for(sampling)) {
+            SCOPED_TRACE(std::string(sampling.name) + " " + std::to_string(c.width) + "x" +
+                         std::to_string(c.height) + ", restart every " + std::to_string(c.restart_mcus) + " MCUs");
+            JpegSpec spec = noisy_spec(sampling, c.width, c.height, 0);
+            spec.restart_mcus = c.restart_mcus;
+            const auto file = codectest::build_jpeg(spec);
+            const McuGrid grid = mcu_grid(sampling, c.width, c.height);
+            ASSERT_NE(c.restart_mcus % grid.per_row, 0);  // not an interval of whole rows
+            const int strip_mcus = std::lcm(c.restart_mcus, grid.per_row);
+            const bool cut = grid.per_row * grid.rows > strip_mcus;
+
+            const sdk::JpegBytes bytes(file.data(), file.size());
+            const auto layout = sdk::find_restart_intervals(bytes, 2);
+            ASSERT_EQ(layout.has_value(), cut);
+            if (layout) {
+                EXPECT_EQ(layout->intervals(),
+                          static_cast<std::size_t>((grid.per_row * grid.rows + c.restart_mcus - 1) / c.restart_mcus));
+                EXPECT_EQ(layout->intervals_per_strip, static_cast<std::uint32_t>(strip_mcus / c.restart_mcus));
+                EXPECT_GE(layout->strips(), 2u);
+            }
+            const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file);
+            JpegPath path = JpegPath::sequential;
+            for (const unsigned threads : {2u, 3u, 8u}) {
+                SCOPED_TRACE(std::to_string(threads) + " threads");
+                EXPECT_EQ(decode(file, threads, &path).pixels, expected);
+                EXPECT_EQ(path, cut ? JpegPath::restart_intervals : JpegPath::sequential);
+                parallel_decodes += path == JpegPath::restart_intervals;
+            }
+            const Image luminance = decode(file, 3, &path, true);
+            EXPECT_EQ(luminance.pixels, codectest::decode_jpeg_directly(file, true));
+            EXPECT_EQ(path, cut ? JpegPath::restart_intervals : JpegPath::sequential);
+        }
+    EXPECT_EQ(parallel_decodes, 4 * 5 * 3);  // all but the lcm larger than the image
+}
+
+// A restart after every MCU of a large grey image: more intervals than a file of row intervals
+// could hold, each of 64 pixels, whose bookkeeping would outweigh the pixels: decoded
+// sequentially. Every 4 MCUs, 256 pixels an interval, is cut.
+TEST(JpegRestartIntervals, TinyIntervalsOfALargeImageDecodeSequentially)
+{
+    JpegSpec spec = noisy_spec(kSamplings[0], 257 * 8, 256 * 8, 0);
+    for (const int restart_mcus : {1, 4}) {
+        SCOPED_TRACE("restart every " + std::to_string(restart_mcus) + " MCUs");
+        spec.restart_mcus = restart_mcus;
+        const auto file = codectest::build_jpeg(spec);
+        const sdk::JpegBytes bytes(file.data(), file.size());
+        EXPECT_EQ(sdk::find_restart_intervals(bytes, 2).has_value(), restart_mcus == 4);
+        JpegPath path = JpegPath::sequential;
+        EXPECT_EQ(decode(file, 2, &path).pixels, codectest::decode_jpeg_directly(file));
+        EXPECT_EQ(path, restart_mcus == 4 ? JpegPath::restart_intervals : JpegPath::sequential);
+    }
+}
+
 using JpegRestartFiles = decodetest::FolderTest;
 
 TEST_F(JpegRestartFiles, ReadInPlace)
@@ -166,7 +257,8 @@ TEST_F(JpegRestartFiles, ReadInPlace)
     const auto layout = sdk::find_restart_intervals(bytes, 3);
     ASSERT_TRUE(layout);
     EXPECT_EQ(layout->intervals(), 10u);  // 150 rows of 16-row MCUs
-    EXPECT_EQ(layout->rows_per_interval, 16u);
+    EXPECT_EQ(layout->intervals_per_strip, 1u);
+    EXPECT_EQ(layout->rows_per_strip, 16u);
     EXPECT_TRUE(layout->needs_neighbour_rows);
 }
 
@@ -213,7 +305,8 @@ TEST(JpegRestartIntervals, OtherFilesDecodeSequentially)
     };
     std::vector<Case> cases;
     cases.push_back({"no restart markers", noisy_spec(kSamplings[1], 64, 64, 0)});
-    cases.push_back({"an interval of 3 MCUs, not whole rows", noisy_spec(kSamplings[1], 64, 64, 0)});
+    cases.push_back({"an interval of 3 MCUs on rows of 8: a row and an interval start together only at the top",
+                     noisy_spec(kSamplings[1], 64, 16, 0)});
     cases.back().spec.restart_mcus = 3;
     cases.push_back({"progressive", noisy_spec(kSamplings[3], 64, 64, 1)});
     cases.back().spec.progressive = true;
@@ -279,6 +372,41 @@ TEST(JpegRestartIntervals, DamagedFilesAsTheSequentialDecoder)
     // Both ways were taken: damage the parallel decoder hands back, and damage it decodes itself.
     EXPECT_GT(sequential, 0);
     EXPECT_GT(cut, 0);
+}
+
+// The same for a file cut between strips of several intervals (4 MCUs on rows of 6): a marker
+// out of order, or any byte of the scan changed, gives what the sequential decoder gives.
+TEST(JpegRestartIntervals, DamagedStripsAsTheSequentialDecoder)
+{
+    JpegSpec spec = noisy_spec(kSamplings[3], 6 * 16 - 3, 7 * 16 - 5, 0);
+    spec.restart_mcus = 4;
+    const auto file = codectest::build_jpeg(spec);
+    const sdk::JpegBytes bytes(file.data(), file.size());
+    const auto layout = sdk::find_restart_intervals(bytes, 2);
+    ASSERT_TRUE(layout);
+    ASSERT_EQ(layout->intervals_per_strip, 3u);
+    int sequential = 0, cut = 0;
+    const auto same_outcome = [&](const std::vector<std::uint8_t>& damaged) {
+        JpegPath path = JpegPath::sequential;
+        EXPECT_EQ(outcome(damaged, 3, &path), outcome(damaged, 1));
+        (path == JpegPath::sequential ? sequential : cut) += 1;
+    };
+    for (std::size_t interval = 1; interval < layout->intervals(); ++interval) {
+        SCOPED_TRACE("the RST before interval " + std::to_string(interval) + " written as the next one");
+        auto damaged = file;
+        damaged[layout->interval_end[interval - 1] + 1] = static_cast<std::uint8_t>(0xD0 + interval % 8);
+        same_outcome(damaged);
+    }
+    EXPECT_EQ(cut, 0);
+    for (std::uint64_t at = layout->entropy_begin; at + 2 < file.size(); at += 13)
+        for (const int value : {0x00, 0xFF}) {
+            SCOPED_TRACE("byte " + std::to_string(at) + " set to " + std::to_string(value));
+            auto damaged = file;
+            damaged[at] = static_cast<std::uint8_t>(value);
+            same_outcome(damaged);
+        }
+    EXPECT_GT(cut, 0);
+    EXPECT_GT(sequential, 0);
 }
 
 }  // namespace
