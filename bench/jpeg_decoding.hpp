@@ -5,6 +5,7 @@
 // every MCU row (what `jpegtran -restart 1` adds) and once without: what a file without them
 // costs (docs/whole_run.md).
 #include "bench_support.hpp"
+#include "common/runtime/device.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -14,10 +15,15 @@ namespace sdk::bench {
 // Registers decode/jpeg/{restarts,no_restarts}/{one_thread,all_cores}/<size>. Each reports
 // median_ms, Mpix/s, GB/s of decoded pixel bytes, cpu_ms (the process's CPU time, all threads,
 // median), file_MB (the JPEG's size) and parallel (1 when decoded across restart intervals).
-void register_jpeg_decoding(Size size);
+// Also decode/jpeg/luminance_on_device/{host_decode,device_idct}/<size>: a camera's file (4:2:0,
+// quality 92) to its luminance in a device buffer, decoded by libjpeg and uploaded, or
+// entropy-decoded by libjpeg, its coefficients uploaded and the IDCT run on `cl`'s device
+// (kernels/jpeg_idct/); the latter's counters split it into entropy_ms (decoding and the range
+// check), upload_ms and kernel_ms (medians).
+void register_jpeg_decoding(const OpenClContext& cl, Size size);
 
 // The bundled photograph scaled up to `size` with noise, as a camera writes it (4:2:0, quality
-// 90), with a restart marker after every MCU row or none.
-std::vector<std::uint8_t> photo_like_jpeg(Size size, bool restarts);
+// 90 unless told), with a restart marker after every MCU row or none.
+std::vector<std::uint8_t> photo_like_jpeg(Size size, bool restarts, int quality = 90);
 
 }  // namespace sdk::bench

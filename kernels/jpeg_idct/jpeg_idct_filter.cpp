@@ -13,6 +13,17 @@ namespace sdk {
 namespace {
 constexpr std::size_t kBlockSize = 8;
 constexpr std::size_t kBlockBytes = 64 * sizeof(std::int16_t);
+
+// The rows of blocks that luminance rows first_row .. first_row + rows - 1 lie in.
+struct BlockRows {
+    std::size_t first;
+    std::size_t count;
+};
+BlockRows block_rows_of(std::size_t first_row, std::size_t rows)
+{
+    const std::size_t first = first_row / kBlockSize;
+    return {first, divide_round_up(first_row + rows, kBlockSize) - first};
+}
 }  // namespace
 
 JpegIdctFilter::JpegIdctFilter(const OpenClContext& cl, MemoryMode mode) : cl_(cl), mode_(mode)
@@ -31,12 +42,17 @@ RowFootprint JpegIdctFilter::row_footprint(std::size_t width)
     return {coefficients * sizeof(std::int16_t), coefficients};
 }
 
+std::size_t JpegIdctFilter::coefficient_bytes(const JpegLuminanceCoefficients& plane,
+                                              std::size_t first_row, std::size_t rows)
+{
+    return block_rows_of(first_row, rows).count * plane.blocks_wide * kBlockBytes;
+}
+
 void JpegIdctFilter::upload(const JpegLuminanceCoefficients& plane, std::size_t first_row,
                             std::size_t rows)
 {
-    const std::size_t first_block_row = first_row / kBlockSize;
-    const std::size_t block_rows = divide_round_up(first_row + rows, kBlockSize) - first_block_row;
-    const std::size_t bytes = block_rows * plane.blocks_wide * kBlockBytes;
+    const std::size_t first_block_row = block_rows_of(first_row, rows).first;
+    const std::size_t bytes = coefficient_bytes(plane, first_row, rows);
     check_kernel_can_address(cl_, bytes / sizeof(std::int16_t), bytes,
                              "the coefficients of a JPEG of " + std::to_string(plane.width) +
                                  "x" + std::to_string(plane.height));
@@ -64,11 +80,9 @@ cl::Event JpegIdctFilter::run(std::size_t row_pitch, const cl::Buffer& luminance
                  static_cast<cl_int>(rows_), luminance, static_cast<cl_int>(row_pitch));
         // One work-item per block of the band's block rows, across the whole pitch: those past
         // the image's blocks write the padding's zeros.
-        const std::size_t first_block_row = first_row_ / kBlockSize;
-        const std::size_t block_rows =
-            divide_round_up(first_row_ + rows_, kBlockSize) - first_block_row;
-        const LaunchSize launch = launch_size_2d(
-            kernel_, cl_.device, divide_round_up(row_pitch, kBlockSize), block_rows);
+        const LaunchSize launch =
+            launch_size_2d(kernel_, cl_.device, divide_round_up(row_pitch, kBlockSize),
+                           block_rows_of(first_row_, rows_).count);
         cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch.global, launch.local,
                                        nullptr, &event);
         cl_.record(kernel_, event);

@@ -25,6 +25,9 @@ public:
     // bytes apart, the padding zeroed. Enqueued only: wait on the returned event.
     cl::Event run(std::size_t row_pitch, const cl::Buffer& luminance);
 
+    // The bytes upload() moves for those rows.
+    static std::size_t coefficient_bytes(const JpegLuminanceCoefficients& plane,
+                                         std::size_t first_row, std::size_t rows);
     // The bytes of coefficients one luminance row of a `width`-pixel image takes on the device
     // (a band's planning counts them as one of its buffers).
     static RowFootprint row_footprint(std::size_t width);
