@@ -4,7 +4,6 @@
 // them into 64 luminance samples, bit for bit as libjpeg-turbo's default inverse DCT (JDCT_ISLOW)
 // does. The contract, and the factorisation explained: jpeg_idct_reference.hpp.
 
-// [IDCT multipliers]
 #define CONST_BITS 13  // the multipliers' fraction bits
 #define PASS1_BITS 2   // bits the first pass keeps beyond its input's
 // round(2^13 x), with c_k = cos(k pi / 16) and s = sqrt(2)
@@ -20,7 +19,6 @@
 #define C1_PLUS_C3 20995  // s (c1 + c3)
 #define C3_PLUS_C5 16069  // s (c3 + c5)
 #define C3_MINUS_C5 3196  // s (c3 - c5)
-// [IDCT multipliers]
 
 // x / 2^bits rounded to nearest, halves up.
 inline int descale(int x, int bits)
@@ -67,7 +65,6 @@ inline uchar range_limit(int value)
     return (uchar)clamp(wrapped + 128, 0, 255);
 }
 
-// [The kernel]
 // Work-item (bx, by) decodes block bx of block row first_row / 8 + by. `coefficients` holds
 // those block rows only, blocks_wide blocks each of 64 coefficients row by row; `quantisation`
 // their 64 multipliers. It writes the luminance rows first_row .. first_row + rows - 1 of its
@@ -113,4 +110,3 @@ __kernel void jpeg_idct_luminance(__global const short* restrict coefficients,
         }
     }
 }
-// [The kernel]

@@ -7,7 +7,6 @@
 namespace sdk {
 namespace {
 
-// [IDCT in fixed point]
 constexpr int kConstBits = 13;  // the multipliers' fraction bits
 constexpr int kPass1Bits = 2;   // bits the first pass keeps beyond its input's
 // The factorisation's multipliers, round(2^13 x), with c_k = cos(k pi / 16) and s = sqrt(2):
@@ -71,7 +70,6 @@ std::uint8_t range_limit(std::int32_t value)
     const std::int32_t wrapped = low_bits >= 512 ? low_bits - 1024 : low_bits;
     return static_cast<std::uint8_t>(std::clamp(wrapped + 128, 0, 255));
 }
-// [IDCT in fixed point]
 
 }  // namespace
 

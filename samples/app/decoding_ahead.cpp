@@ -32,7 +32,6 @@ void DecodingAhead::decode()
     std::exception_ptr failure;
     if (output_ == Output::coefficients) {
         try {
-            // [Coefficients or luminance]
             std::optional<JpegLuminanceCoefficients> plane = read_jpeg_luminance_coefficients(file_);
             if (plane && idct_exact_for(*plane)) {
                 const std::lock_guard<std::mutex> hold(lock_);
@@ -41,7 +40,6 @@ void DecodingAhead::decode()
                 progress_.notify_all();
                 return;
             }
-            // [Coefficients or luminance]
         } catch (...) {
             failure = std::current_exception();
         }

@@ -118,7 +118,7 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
         // The entropy decoding ran on the host since the file was opened; the device dequantises
         // and runs the inverse DCT of the band's blocks, writing the luminance itself.
         const JpegLuminanceCoefficients* plane = pipeline.time(
-            "wait for entropy decoding " + name, 0, [&] { return image.decoding->coefficients(); });
+            "wait for coefficients " + name, 0, [&] { return image.decoding->coefficients(); });
         if (plane) {
             if (!idct_)
                 idct_ = pipeline.time("build kernel jpeg_idct", 0,

@@ -44,6 +44,35 @@ protected:
     }
 };
 
+// Asked for coefficients, a JPEG stops at them (the device's IDCT takes them), and take() still
+// gives the luminance a decoding on the spot gives, made from them by the reference IDCT.
+TEST_F(DecodingAheadTest, StopsAtAJpegsCoefficients)
+{
+    for (const auto& [width, height] : std::vector<std::pair<int, int>>{{1, 1}, {17, 5}, {130, 67}}) {
+        const fs::path photo = write("photo.jpg", jpeg(width, height));
+        const InputFile file(photo);
+        DecodingAhead ahead(file, DecodingAhead::Output::coefficients);
+        EXPECT_TRUE(ahead.wants_coefficients());
+        const JpegLuminanceCoefficients* plane = ahead.coefficients();
+        ASSERT_NE(plane, nullptr) << width << "x" << height;
+        EXPECT_EQ(plane->width, static_cast<std::size_t>(width));
+        EXPECT_EQ(plane->blocks_high, static_cast<std::size_t>((height + 7) / 8));
+        EXPECT_EQ(ahead.take().pixels, sdk::read_luminance(InputFile(photo)).pixels)
+            << width << "x" << height;
+    }
+}
+
+// A damaged JPEG's error comes out of coefficients(), as out of rows().
+TEST_F(DecodingAheadTest, CoefficientsRethrowTheDecodingsError)
+{
+    std::vector<std::uint8_t> bytes = jpeg(64, 64);
+    bytes.resize(bytes.size() / 2);
+    const fs::path photo = write("cut.jpg", bytes);
+    const InputFile file(photo);
+    DecodingAhead ahead(file, DecodingAhead::Output::coefficients);
+    EXPECT_THROW(ahead.coefficients(), ImageError);
+}
+
 TEST_F(DecodingAheadTest, TakesTheLuminanceADecodingOnTheSpotGives)
 {
     for (const auto& [width, height] : std::vector<std::pair<int, int>>{{1, 1}, {17, 5}, {130, 67}}) {
