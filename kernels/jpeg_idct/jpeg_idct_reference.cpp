@@ -18,7 +18,7 @@ constexpr std::int32_t kOdd7 = 2446;       // s (-c1 + c3 + c5 - c7)
 constexpr std::int32_t kOdd5 = 16819;      // s ( c1 + c3 - c5 + c7)
 constexpr std::int32_t kOdd3 = 25172;      // s ( c1 + c3 + c5 - c7)
 constexpr std::int32_t kOdd1 = 12299;      // s ( c1 + c3 - c5 - c7)
-constexpr std::int32_t kC7MinusC3 = 7373;  // s (c3 - c7), negated where used
+constexpr std::int32_t kC3MinusC7 = 7373;  // s (c3 - c7), negated where used
 constexpr std::int32_t kC1PlusC3 = 20995;  // s (c1 + c3), negated
 constexpr std::int32_t kC3PlusC5 = 16069;  // s (c3 + c5), negated
 constexpr std::int32_t kC3MinusC5 = 3196;  // s (c3 - c5), negated
@@ -48,7 +48,7 @@ void idct_8(const std::int32_t* in, int in_step, std::int32_t* out, int out_step
 
     // Odd part.
     const std::int32_t shared = (x7 + x5 + x3 + x1) * kC3;
-    const std::int32_t pair_71 = -(x7 + x1) * kC7MinusC3;
+    const std::int32_t pair_71 = -(x7 + x1) * kC3MinusC7;
     const std::int32_t pair_53 = -(x5 + x3) * kC1PlusC3;
     const std::int32_t pair_73 = shared - (x7 + x3) * kC3PlusC5;
     const std::int32_t pair_51 = shared - (x5 + x1) * kC3MinusC5;

@@ -30,6 +30,8 @@ DecodingAhead::~DecodingAhead()
 void DecodingAhead::decode()
 {
     std::exception_ptr failure;
+    // Whether a JPEG can stop at its coefficients is known only once its headers and scans are
+    // read, so it is decided here; a file that cannot is read again, to luminance.
     if (output_ == Output::coefficients) {
         try {
             std::optional<JpegLuminanceCoefficients> plane = read_jpeg_luminance_coefficients(file_);
