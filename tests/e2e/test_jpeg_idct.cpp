@@ -112,6 +112,17 @@ TEST_F(JpegIdctRuns, DeviceWritesTheHostsBytes)
     wide.quality = 50;
     wide.restart_mcus = 1;
     expect_same_output("sobel", write_jpeg("wide.jpg", wide), {"--variant", "16x1", "--memory", "map"});
+
+    // A batch: every photo of a folder, each its own run.
+    const fs::path photos = root_ / "photos";
+    fs::create_directory(photos);
+    for (const char* name : {"photo.jpg", "grey.jpg", "wide.jpg"}) fs::rename(root_ / name, photos / name);
+    for (const char* where : {"host", "device"})
+        run("sobel", photos, root_ / where,
+            {"--variant", "16x1", "--output-format", "bmp", "--jpeg-idct", where});
+    for (const char* name : {"photo.bmp", "grey.bmp", "wide.bmp"})
+        EXPECT_EQ(sdk::read_file(root_ / "device" / name), sdk::read_file(root_ / "host" / name))
+            << "the batch's " << name << " differs";
 }
 
 }  // namespace
