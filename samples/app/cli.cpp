@@ -143,7 +143,8 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
     accept_names(app.add_option("--jpeg-idct", options.jpeg_idct,
                                 "where a JPEG's luminance is made: host (libjpeg decodes it), "
                                 "device (libjpeg entropy-decodes it, the device dequantises and "
-                                "runs the inverse DCT; the same pixels)"),
+                                "runs the inverse DCT; the same pixels; sobel, fir_float and "
+                                "morphology_packed)"),
                  std::map<std::string, JpegIdctOn>{{"host", JpegIdctOn::host},
                                                    {"device", JpegIdctOn::device}})
         ->default_str("host");
