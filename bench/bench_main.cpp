@@ -709,7 +709,7 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         register_png_encoding(size);
 
         // 6. Reading a JPEG input, with and without restart markers.
-        register_jpeg_decoding(size);
+        register_jpeg_decoding(cl, size);
     }
 }
 

@@ -5,6 +5,11 @@
 #include "png_encoding.hpp"
 #include "common/imageio/jpeg.hpp"
 #include "common/imageio/luminance.hpp"
+#include "common/runtime/transfers.hpp"
+#include "kernels/jpeg_idct/jpeg_idct_filter.hpp"
+#include "kernels/jpeg_idct/jpeg_idct_reference.hpp"
+
+#include <chrono>
 
 #include <ctime>
 #include <string>
@@ -23,14 +28,14 @@ double process_cpu_seconds()
 
 }  // namespace
 
-std::vector<std::uint8_t> photo_like_jpeg(Size size, Restarts restarts)
+std::vector<std::uint8_t> photo_like_jpeg(Size size, Restarts restarts, int quality)
 {
     Image image = photo_like_image(size, 3);
     codectest::JpegSpec spec;
     spec.width = static_cast<int>(size.width);
     spec.height = static_cast<int>(size.height);
     spec.components = 3;
-    spec.quality = 90;
+    spec.quality = quality;
     spec.subsampled = true;
     spec.restart_rows = restarts == Restarts::every_row ? 1 : 0;
     spec.restart_mcus = restarts == Restarts::every_64_mcus ? 64 : 0;
@@ -94,10 +99,66 @@ void time_jpeg_luminance(benchmark::State& state, Size size, bool y_channel)
     });
 }
 
+// A camera's JPEG to its luminance in a device buffer, the two ways --jpeg-idct chooses between.
+void time_luminance_on_device(benchmark::State& state, const OpenClContext* cl, Size size,
+                              bool device_idct)
+{
+    guarded(state, [&] {
+        const std::string key = "photo-like JPEG q92 " + size_name(size);
+        const auto& file = reuse_setup<std::vector<std::uint8_t>>(key, [&] {
+            return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, Restarts::none, 92));
+        });
+        const std::size_t row_pitch = pitch_for(size.width);
+        const cl::Buffer luminance(cl->context, CL_MEM_READ_WRITE, row_pitch * size.height);
+        JpegIdctFilter idct(*cl, MemoryMode::copy);
+        JpegDecoding decoding;
+        decoding.threads = 1;
+        decoding.luminance_only = true;
+        Samples entropy, check, upload, kernel;
+        const auto since = [](std::chrono::steady_clock::time_point start) {
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        };
+        const Samples samples = time_real(state, [&] {
+            if (!device_idct) {
+                const Image image = decode_jpeg(file.data(), file.size(), "bench", decoding);
+                upload_rows(*cl, MemoryMode::copy, luminance, image.pixels.data(), size.width,
+                            size.height, row_pitch, "the luminance");
+                return;
+            }
+            auto start = std::chrono::steady_clock::now();
+            const auto plane = decode_jpeg_luminance_coefficients(file.data(), file.size(), "bench");
+            entropy.add(since(start));
+            start = std::chrono::steady_clock::now();
+            if (!plane || !idct_exact_for(*plane)) throw std::runtime_error("no exact coefficients");
+            check.add(since(start));
+            start = std::chrono::steady_clock::now();
+            idct.upload(*plane, 0, size.height);
+            upload.add(since(start));
+            start = std::chrono::steady_clock::now();
+            idct.run(row_pitch, luminance).wait();
+            kernel.add(since(start));
+        });
+        set_counters(state, samples, size.pixels(), size.pixels());
+        if (device_idct) {
+            state.counters["entropy_ms"] = entropy.median() * 1e3;
+            state.counters["check_ms"] = check.median() * 1e3;
+            state.counters["upload_ms"] = upload.median() * 1e3;
+            state.counters["kernel_ms"] = kernel.median() * 1e3;
+        }
+    });
+}
+
 }  // namespace
 
-void register_jpeg_decoding(Size size)
+void register_jpeg_decoding(const OpenClContext& cl, Size size)
 {
+    for (const bool device_idct : {false, true}) {
+        const std::string name = std::string("decode/jpeg/luminance_on_device/") +
+                                 (device_idct ? "device_idct/" : "host_decode/") + size_name(size);
+        benchmark::RegisterBenchmark(name.c_str(), time_luminance_on_device, &cl, size, device_idct)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+    }
     for (const bool y_channel : {false, true}) {
         const std::string name = std::string("decode/jpeg/luminance/") +
                                  (y_channel ? "y_channel/" : "rgb_then_luminance/") + size_name(size);

@@ -9,6 +9,7 @@
 #include "common/imageio/while_loading.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -151,15 +152,13 @@ bool every_coefficient_complete(j_decompress_ptr cinfo)
     return true;
 }
 
-bool read_rows(JpegDecompressor* jpeg, RowTarget* rows)
+// After a file of several scans is read whole (by jpeg_start_decompress or
+// jpeg_read_coefficients), its end marker missing: the scans read must still be every scan, a
+// progressive file's coefficients all refined (a sequential file of several scans has no such
+// record, and is refused so). Jumps back when they are not.
+void refuse_missing_scans(JpegDecompressor* jpeg)
 {
-    if (setjmp(jpeg->errors().jump)) return false;
     j_decompress_ptr cinfo = jpeg->cinfo();
-    jpeg->source().decoding = true;
-    jpeg_start_decompress(cinfo);
-    // A file of several scans is read whole by jpeg_start_decompress. Its end marker missing, the
-    // scans read must still be every scan: a progressive file's coefficients all refined (a
-    // sequential file of several scans has no such record, and is refused so).
     if (jpeg->source().end_marker_missing && jpeg_has_multiple_scans(cinfo) &&
         !every_coefficient_complete(cinfo)) {
         std::snprintf(jpeg->errors().reason, sizeof jpeg->errors().reason,
@@ -167,6 +166,15 @@ bool read_rows(JpegDecompressor* jpeg, RowTarget* rows)
                       cinfo->input_scan_number);
         jump_back(cinfo);
     }
+}
+
+bool read_rows(JpegDecompressor* jpeg, RowTarget* rows)
+{
+    if (setjmp(jpeg->errors().jump)) return false;
+    j_decompress_ptr cinfo = jpeg->cinfo();
+    jpeg->source().decoding = true;
+    jpeg_start_decompress(cinfo);
+    refuse_missing_scans(jpeg);
     while (cinfo->output_scanline < cinfo->output_height) {
         const std::size_t y = cinfo->output_scanline;
         JSAMPROW row = rows->row(y);
@@ -174,6 +182,43 @@ bool read_rows(JpegDecompressor* jpeg, RowTarget* rows)
         rows->rows_written(y, 1);
         rows->hand_over();
     }
+    jpeg_finish_decompress(cinfo);
+    return true;
+}
+
+// Every coefficient of the luminance plane at its final precision: a progressive file's scans
+// may leave some unrefined (or never sent), and libjpeg smooths such blocks while it runs the
+// inverse DCT, which the coefficients alone do not tell.
+bool luminance_complete(j_decompress_ptr cinfo)
+{
+    if (!cinfo->progressive_mode) return true;
+    for (int k = 0; k < DCTSIZE2; ++k)
+        if (cinfo->coef_bits[0][k] != 0) return false;
+    return true;
+}
+
+// The entropy-decoded scans: the luminance plane's blocks copied into `blocks` (room for every
+// block of comp_info[0]), its quantisation table into `quantisation`; `complete` tells whether
+// luminance_complete.
+bool read_coefficients(JpegDecompressor* jpeg, std::int16_t* blocks, std::uint16_t* quantisation,
+                       bool* complete)
+{
+    if (setjmp(jpeg->errors().jump)) return false;
+    j_decompress_ptr cinfo = jpeg->cinfo();
+    jpeg->source().decoding = true;
+    jvirt_barray_ptr* planes = jpeg_read_coefficients(cinfo);
+    refuse_missing_scans(jpeg);
+    const jpeg_component_info& luminance = cinfo->comp_info[0];
+    const std::size_t row_bytes = std::size_t{luminance.width_in_blocks} * sizeof(JBLOCK);
+    for (JDIMENSION row = 0; row < luminance.height_in_blocks; ++row) {
+        JBLOCKARRAY stored = cinfo->mem->access_virt_barray(reinterpret_cast<j_common_ptr>(cinfo),
+                                                           planes[0], row, 1, FALSE);
+        std::memcpy(blocks + row * row_bytes / sizeof(std::int16_t), stored[0], row_bytes);
+    }
+    // libjpeg keeps the table each component was decoded with (a file may redefine a table
+    // between scans); its values are in the blocks' order.
+    for (int k = 0; k < DCTSIZE2; ++k) quantisation[k] = luminance.quant_table->quantval[k];
+    *complete = luminance_complete(cinfo);
     jpeg_finish_decompress(cinfo);
     return true;
 }
@@ -246,6 +291,28 @@ public:
         RowBands rows(bands, declared.width, declared.height, declared.channels);
         decode_into(rows, declared.channels, decoding);
         rows.finish();
+    }
+
+    std::optional<JpegLuminanceCoefficients> luminance_coefficients()
+    {
+        const ImageHeader declared = header(true);
+        if (declared.channels != 1) return std::nullopt;  // RGB-coded
+        const j_decompress_ptr cinfo = jpeg_.cinfo();
+        const jpeg_component_info& luminance = cinfo->comp_info[0];
+        if (luminance.h_samp_factor != cinfo->max_h_samp_factor ||
+            luminance.v_samp_factor != cinfo->max_v_samp_factor)
+            return std::nullopt;
+        JpegLuminanceCoefficients plane;
+        plane.width = declared.width;
+        plane.height = declared.height;
+        plane.blocks_wide = luminance.width_in_blocks;
+        plane.blocks_high = luminance.height_in_blocks;
+        plane.coefficients.resize(plane.blocks_wide * plane.blocks_high * DCTSIZE2);
+        bool complete = false;
+        check(read_coefficients(&jpeg_, plane.coefficients.data(), plane.quantisation.data(),
+                                &complete));
+        if (!complete) return std::nullopt;
+        return plane;
     }
 
 private:
@@ -353,6 +420,23 @@ void decode_jpeg_bands(const std::uint8_t* data, std::size_t size, const std::st
     ByteSource bytes(data, size);
     const JpegBytes anywhere(data, size);
     while_loading([&] { JpegDecoder(bytes, anywhere, name).decode_bands(bands, decoding); });
+}
+
+std::optional<JpegLuminanceCoefficients> read_jpeg_luminance_coefficients(const InputFile& file)
+{
+    ByteSource bytes(file);
+    const JpegBytes anywhere(file);
+    return while_loading([&] {
+        return JpegDecoder(bytes, anywhere, file.path().string()).luminance_coefficients();
+    });
+}
+
+std::optional<JpegLuminanceCoefficients> decode_jpeg_luminance_coefficients(
+    const std::uint8_t* data, std::size_t size, const std::string& name)
+{
+    ByteSource bytes(data, size);
+    const JpegBytes anywhere(data, size);
+    return while_loading([&] { return JpegDecoder(bytes, anywhere, name).luminance_coefficients(); });
 }
 
 Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string& name)

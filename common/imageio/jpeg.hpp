@@ -5,9 +5,12 @@
 #include "common/imageio/input_file.hpp"
 #include "common/imageio/row_target.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace sdk {
 
@@ -72,5 +75,30 @@ Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string&
 void read_jpeg_bands(const InputFile& file, const Bands& bands, const JpegDecoding& decoding = {});
 void decode_jpeg_bands(const std::uint8_t* data, std::size_t size, const std::string& name,
                        const Bands& bands, const JpegDecoding& decoding = {});
+
+// The luminance's entropy-decoded half, for a decoder that runs the inverse DCT itself
+// (kernels/jpeg_idct/): the luminance plane's quantised DCT coefficients as libjpeg's entropy
+// decoder leaves them (jpeg_read_coefficients), and the table they are quantised by. The plane's
+// first width x height samples, after the inverse DCT, are the luminance read_jpeg gives with
+// luminance_only (a grey file's only plane, a YCbCr file's Y).
+struct JpegLuminanceCoefficients {
+    std::size_t width = 0;        // the image's size in pixels
+    std::size_t height = 0;
+    std::size_t blocks_wide = 0;  // the plane's 8x8 blocks: width / 8 and height / 8, rounded up
+    std::size_t blocks_high = 0;
+    std::array<std::uint16_t, 64> quantisation{};  // row by row, as each block's coefficients
+    // blocks_high rows of blocks_wide blocks, each 64 coefficients row by row (frequency u across,
+    // v down), the DC term first.
+    std::vector<std::int16_t> coefficients;
+};
+
+// Reads the file's headers and entropy-decodes its scans (baseline or progressive, with restart
+// markers or not), refusing what read_jpeg refuses, with the same messages. std::nullopt for the
+// files whose luminance is not one plane's inverse DCT alone: an RGB-coded file (its luminance
+// is computed from three planes), a Y plane sampled more coarsely than another (upsampled), and
+// a progressive file whose scans leave coefficients unrefined (libjpeg smooths those blocks).
+std::optional<JpegLuminanceCoefficients> read_jpeg_luminance_coefficients(const InputFile& file);
+std::optional<JpegLuminanceCoefficients> decode_jpeg_luminance_coefficients(
+    const std::uint8_t* data, std::size_t size, const std::string& name);
 
 }  // namespace sdk

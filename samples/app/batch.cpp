@@ -129,7 +129,7 @@ bool starts_with(const std::string& text, const std::string& prefix)
 Stage stage_of(const std::string& step)
 {
     if (step == "start the OpenCL driver" || step == "find the device" ||
-        step == "create context" || step == "build kernels")
+        step == "create context" || step == "build kernels" || starts_with(step, "build kernel "))
         return Stage::start;
     if (starts_with(step, "open ") || starts_with(step, "read ") || starts_with(step, "RGB to") ||
         starts_with(step, "wait for "))

@@ -136,6 +136,14 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
                                                    {"pinned", MemoryMode::pinned},
                                                    {"copy", MemoryMode::copy}})
         ->default_str("auto");
+    accept_names(app.add_option("--jpeg-idct", options.jpeg_idct,
+                                "where a JPEG's luminance is made: host (libjpeg decodes it), "
+                                "device (libjpeg entropy-decodes it, the device dequantises and "
+                                "runs the inverse DCT; the same pixels; sobel, fir_float and "
+                                "morphology_packed)"),
+                 std::map<std::string, JpegIdctOn>{{"host", JpegIdctOn::host},
+                                                   {"device", JpegIdctOn::device}})
+        ->default_str("host");
     app.add_flag("--verify", options.verify, "compare the device's output with the C++ reference");
     app.add_flag("-q,--quiet", options.quiet, "print nothing but errors");
     app.add_option("-n,--iterations", options.iterations,

@@ -18,6 +18,9 @@
 
 namespace sdk {
 
+// --jpeg-idct: where a JPEG's luminance is made from its coefficients (samples/app/device_io.hpp).
+enum class JpegIdctOn { host, device };
+
 // The options every sample shares (see README): device choice, files, border, checks, timing.
 struct CommonOptions {
     DeviceSelection device;
@@ -38,6 +41,7 @@ struct CommonOptions {
     std::optional<std::filesystem::path> trace;        // timeline of the run (Chrome trace JSON)
     std::size_t band_rows = 0;                         // at most this many output rows a band; 0: whole
     bool floor = false;                                // --floor: measure and print the run's floor
+    JpegIdctOn jpeg_idct = JpegIdctOn::host;           // where a JPEG's inverse DCT runs
 };
 
 // A batch's photos in flight at once (--jobs) are at most this many: each holds its decoded

@@ -15,7 +15,8 @@
 
 namespace sdk {
 
-OpenedImage open_image(const std::filesystem::path& input, Decoding decoding)
+OpenedImage open_image(const std::filesystem::path& input, Decoding decoding,
+                       bool jpeg_idct_on_device)
 {
     OpenedImage image;
     try {
@@ -34,7 +35,10 @@ OpenedImage open_image(const std::filesystem::path& input, Decoding decoding)
         image.layout.storage = BmpStorage::other;
     }
     if (decoding == Decoding::ahead && !image.device_convertible())
-        image.decoding = std::make_shared<DecodingAhead>(*image.file);
+        image.decoding = std::make_shared<DecodingAhead>(
+            *image.file, format == ImageFormat::jpeg && jpeg_idct_on_device
+                             ? DecodingAhead::Output::coefficients
+                             : DecodingAhead::Output::luminance);
     return image;
 }
 
@@ -50,7 +54,10 @@ RowFootprint file_row_footprint(const OpenedImage& image)
 {
     const std::uint64_t output_row = bmp_grey_stride(image.width());
     const std::uint64_t stored_row = image.device_convertible() ? image.layout.stride : 0;
-    return widest({output_row, output_row}, {stored_row, stored_row});
+    const RowFootprint file_rows = widest({output_row, output_row}, {stored_row, stored_row});
+    if (image.decoding && image.decoding->wants_coefficients())
+        return widest(file_rows, JpegIdctFilter::row_footprint(image.width()));
+    return file_rows;
 }
 
 BandPlan plan_device_bands(const OpenedImage& image, const OpenClContext& cl, std::size_t halo,
@@ -106,6 +113,28 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
     const std::string name = image.file->path().filename().string();
     const std::string how = " (" + memory_mode_name(mode_) + ")";
     const std::size_t width = image.width();
+    if (image.decoding && image.decoding->wants_coefficients()) {
+        // [Luminance from coefficients]
+        // The entropy decoding ran on the host since the file was opened; the device dequantises
+        // and runs the inverse DCT of the band's blocks, writing the luminance itself.
+        const JpegLuminanceCoefficients* plane = pipeline.time(
+            "wait for coefficients " + name, 0, [&] { return image.decoding->coefficients(); });
+        if (plane) {
+            if (!idct_)
+                idct_ = pipeline.time("build kernel jpeg_idct", 0,
+                                      [&] { return std::make_unique<JpegIdctFilter>(cl_, mode_); });
+            const std::size_t blocks_bytes =
+                JpegIdctFilter::coefficient_bytes(*plane, band.input_first, band.input_rows());
+            pipeline.time("upload coefficients" + how, blocks_bytes, [&] {
+                idct_->upload(*plane, band.input_first, band.input_rows());
+            });
+            pipeline.time("kernel jpeg_idct_luminance", blocks_bytes + row_pitch * band.input_rows(),
+                          [&] { idct_->run(row_pitch, luminance).wait(); });
+            return;
+        }
+        // [Luminance from coefficients]
+        // Else the file is being decoded to luminance: its rows as below.
+    }
     if (!image.device_convertible() && image.decoding) {
         // [Rows as they are decoded]
         // Decoding ahead, since the file was opened: each piece of the band's rows goes into

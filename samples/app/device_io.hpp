@@ -2,6 +2,7 @@
 #pragma once
 #include "samples/app/decoding_ahead.hpp"
 #include "kernels/convert/row_conversions.hpp"
+#include "kernels/jpeg_idct/jpeg_idct_filter.hpp"
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/image.hpp"
@@ -41,10 +42,12 @@ struct OpenedImage {
 // and checks its headers against its real size: an unknown format, a truncated or malformed
 // header fails here, naming the file, before any work is done. With Decoding::ahead, pixels
 // that need the host's decoding start decoding now, beside the device's start (BandReader takes
-// them); Decoding::when_read leaves the file to be read by whoever needs it.
+// them); Decoding::when_read leaves the file to be read by whoever needs it. With
+// `jpeg_idct_on_device` (--jpeg-idct device), a JPEG decoded ahead stops at its coefficients and
+// BandReader runs the inverse DCT on the device.
 enum class Decoding { when_read, ahead };
 OpenedImage open_image(const std::filesystem::path& input,
-                       Decoding decoding = Decoding::when_read);
+                       Decoding decoding = Decoding::when_read, bool jpeg_idct_on_device = false);
 
 // The whole luminance of `image` on the host, for a filter that takes it whole (as the seeds'
 // samples do): taken from the decoding ahead when there is one (waiting for it, timed in
@@ -89,8 +92,9 @@ private:
 // device) and converted on the device. Files whose pixels need decoding (PNG, JPEG, and BMPs
 // with palettes, 16 or 32 bit, bit fields) are decoded to luminance on the host once: decoded
 // ahead (open_image's Decoding::ahead), each piece of rows moves as soon as it is decoded, while
-// later rows are still being decoded; else all at the first band. Each step is timed in
-// `pipeline`.
+// later rows are still being decoded; else all at the first band. A JPEG decoded ahead to its
+// coefficients has them uploaded and its luminance made by the device's IDCT instead. Each step
+// is timed in `pipeline`.
 class BandReader {
 public:
     BandReader(const OpenedImage& image, const OpenClContext& cl, MemoryMode mode,
@@ -106,6 +110,7 @@ private:
     MemoryMode mode_;
     RowConversions& conversions_;
     std::optional<Image> decoded_;  // files decoded on the host, once
+    std::unique_ptr<JpegIdctFilter> idct_;  // built at the first band of a JPEG's coefficients
     DeviceRows stored_rows_;        // the file's rows of a band, kept from band to band
 };
 

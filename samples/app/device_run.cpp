@@ -25,7 +25,10 @@ DeviceRun::DeviceRun(const CommonOptions& run_options, RunSetup setup)
     : options(run_options),
       log(run_options.quiet ? null_stream() : std::cout),
       image(pipeline.time("open " + run_options.input.filename().string(), 0,
-                          [&] { return open_image(run_options.input, setup.decoding); })),
+                          [&] {
+                              return open_image(run_options.input, setup.decoding,
+                                                run_options.jpeg_idct == JpegIdctOn::device);
+                          })),
       outputs(reserve_outputs(run_options, setup.outputs, pipeline)),
       cl(start_device(run_options, pipeline)),
       memory(choose_memory_mode(run_options.memory, cl.device)),

@@ -2,7 +2,7 @@
 // libFuzzer target for the image readers: BMP (our own decoder), PNG (libpng) and JPEG (libjpeg,
 // sequentially and across restart intervals) behind decode_image, which picks one by the first
 // bytes, and the streaming readers behind read_luminance_rows (rows handed on as decoded), which
-// must give read_luminance's pixels or its refusal. Whatever the bytes, it must either return a consistent image or throw sdk::ImageError;
+// must give read_luminance's pixels or its refusal, and a JPEG's coefficients. Whatever the bytes, it must either return a consistent image or throw sdk::ImageError;
 // every image it returns must go through the rest of the samples' input path (luminance) and
 // survive BMP and PNG encode/decode round trips unchanged. Anything else (a sanitizer report,
 // another exception escaping, a broken invariant) is a bug. Built twice: with -fsanitize=fuzzer
@@ -107,11 +107,29 @@ std::string in_memory_file(const std::uint8_t* data, std::size_t size)
 
 }  // namespace
 
+// The luminance's coefficients (--jpeg-idct device's input): a refusal, no plane, or a plane
+// whose blocks cover the image exactly, as the device's IDCT indexes them.
+void check_jpeg_coefficients(const std::uint8_t* data, std::size_t size)
+{
+    try {
+        const auto plane = sdk::decode_jpeg_luminance_coefficients(data, size, "fuzz");
+        if (!plane) return;
+        require(plane->width > 0 && plane->height > 0 &&
+                    plane->blocks_wide == (plane->width + 7) / 8 &&
+                    plane->blocks_high == (plane->height + 7) / 8 &&
+                    plane->coefficients.size() == plane->blocks_wide * plane->blocks_high * 64,
+                "a JPEG's coefficient blocks cover its luminance exactly");
+    } catch (const sdk::ImageError&) {
+    }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    if (sdk::has_jpeg_signature(data, size))
+    if (sdk::has_jpeg_signature(data, size)) {
         require(jpeg_outcome(data, size, 3) == jpeg_outcome(data, size, 1),
                 "a JPEG decodes across its restart intervals as it does sequentially");
+        check_jpeg_coefficients(data, size);
+    }
 
     const std::string path = in_memory_file(data, size);
     require(luminance_outcome(path, true) == luminance_outcome(path, false),

@@ -5,6 +5,7 @@
 // thread rather than leave it running.
 #include "samples/app/decoding_ahead.hpp"
 #include "samples/app/device_io.hpp"
+#include "kernels/jpeg_idct/jpeg_idct_reference.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/image_file.hpp"
 #include "common/imageio/luminance.hpp"
@@ -43,6 +44,85 @@ protected:
         return codectest::build_jpeg(spec);
     }
 };
+
+// Asked for coefficients, a JPEG stops at them (the device's IDCT takes them), and take() still
+// gives the luminance a decoding on the spot gives, made from them by the reference IDCT.
+TEST_F(DecodingAheadTest, StopsAtAJpegsCoefficients)
+{
+    for (const auto& [width, height] : std::vector<std::pair<int, int>>{{1, 1}, {17, 5}, {130, 67}}) {
+        const fs::path photo = write("photo.jpg", jpeg(width, height));
+        const InputFile file(photo);
+        DecodingAhead ahead(file, DecodingAhead::Output::coefficients);
+        EXPECT_TRUE(ahead.wants_coefficients());
+        const JpegLuminanceCoefficients* plane = ahead.coefficients();
+        ASSERT_NE(plane, nullptr) << width << "x" << height;
+        EXPECT_EQ(plane->width, static_cast<std::size_t>(width));
+        EXPECT_EQ(plane->blocks_high, static_cast<std::size_t>((height + 7) / 8));
+        EXPECT_EQ(ahead.take().pixels, sdk::read_luminance(InputFile(photo)).pixels)
+            << width << "x" << height;
+    }
+}
+
+// `file` written again from its own coefficients with every coefficient of the luminance's first
+// block set to `value` (libjpeg's lossless transcoding, as jpegtran does it): a block no encoder
+// writes.
+std::vector<std::uint8_t> with_first_block(const std::vector<std::uint8_t>& file, JCOEF value)
+{
+    jpeg_decompress_struct source{};
+    jpeg_compress_struct target{};
+    jpeg_error_mgr errors{};
+    source.err = target.err = jpeg_std_error(&errors);
+    errors.error_exit = codectest::abort_on_error;
+    jpeg_create_decompress(&source);
+    jpeg_create_compress(&target);
+    jpeg_mem_src(&source, file.data(), static_cast<unsigned long>(file.size()));
+    jpeg_read_header(&source, TRUE);
+    jvirt_barray_ptr* planes = jpeg_read_coefficients(&source);
+    JBLOCKARRAY first = source.mem->access_virt_barray(reinterpret_cast<j_common_ptr>(&source),
+                                                       planes[0], 0, 1, TRUE);
+    for (JCOEF& coefficient : first[0][0]) coefficient = value;
+    unsigned char* memory = nullptr;
+    unsigned long size = 0;
+    jpeg_mem_dest(&target, &memory, &size);
+    jpeg_copy_critical_parameters(&source, &target);
+    target.optimize_coding = TRUE;  // Huffman tables for whatever the blocks hold
+    jpeg_write_coefficients(&target, planes);
+    jpeg_finish_compress(&target);
+    jpeg_finish_decompress(&source);
+    std::vector<std::uint8_t> out(memory, memory + size);
+    jpeg_destroy_compress(&target);
+    jpeg_destroy_decompress(&source);
+    std::free(memory);
+    return out;
+}
+
+// A block beyond the IDCT's exact range (idct_exact_for): the file is decoded to luminance as
+// without coefficients, by libjpeg.
+TEST_F(DecodingAheadTest, DecodesToLuminanceWhatTheIdctWouldNotReproduce)
+{
+    const fs::path photo = write("crafted.jpg", with_first_block(jpeg(16, 16), 1000));
+    {
+        // The file is what the test needs: its coefficients beyond the range.
+        const auto plane = read_jpeg_luminance_coefficients(InputFile(photo));
+        ASSERT_TRUE(plane);
+        ASSERT_FALSE(idct_exact_for(*plane));
+    }
+    const InputFile file(photo);
+    DecodingAhead ahead(file, DecodingAhead::Output::coefficients);
+    EXPECT_EQ(ahead.coefficients(), nullptr);
+    EXPECT_EQ(ahead.take().pixels, sdk::read_luminance(InputFile(photo)).pixels);
+}
+
+// A damaged JPEG's error comes out of coefficients(), as out of rows().
+TEST_F(DecodingAheadTest, CoefficientsRethrowTheDecodingsError)
+{
+    std::vector<std::uint8_t> bytes = jpeg(64, 64);
+    bytes.resize(bytes.size() / 2);
+    const fs::path photo = write("cut.jpg", bytes);
+    const InputFile file(photo);
+    DecodingAhead ahead(file, DecodingAhead::Output::coefficients);
+    EXPECT_THROW(ahead.coefficients(), ImageError);
+}
 
 TEST_F(DecodingAheadTest, TakesTheLuminanceADecodingOnTheSpotGives)
 {
