@@ -130,8 +130,10 @@ struct Slot {
 
 class ParallelDeflate {
 public:
-    ParallelDeflate(const DeflateRows& rows, std::size_t chunk_rows, unsigned threads)
+    ParallelDeflate(const DeflateRows& rows, std::size_t chunk_rows, unsigned threads,
+                    const ChunkCompressor& compress_chunk)
         : rows_(rows),
+          compress_chunk_(compress_chunk),
           chunk_rows_(chunk_rows),
           chunk_count_((rows.row_count + chunk_rows - 1) / chunk_rows),
           slots_(std::min<std::size_t>(chunk_count_, kChunksInFlightPerWorker * threads))
@@ -171,12 +173,16 @@ public:
     }
 
     // The whole stream on the calling thread, in one chunk.
-    static void write_one_chunk(const DeflateRows& rows, const StreamWriter& write)
+    static void write_one_chunk(const DeflateRows& rows, const StreamWriter& write,
+                                const ChunkCompressor& compress_chunk)
     {
         std::vector<std::uint8_t> input(rows.row_count * rows.row_bytes);
         rows.make_rows(0, rows.row_count, input.data());
         std::vector<std::uint8_t> compressed(std::begin(kZlibHeader), std::end(kZlibHeader));
-        Deflater().compress(input, true, compressed);
+        if (compress_chunk)
+            compress_chunk(input.data(), input.size(), true, compressed);
+        else
+            Deflater().compress(input, true, compressed);
         append_trailer(compressed, adler32_z(adler32(0, nullptr, 0), input.data(), input.size()));
         write(compressed.data(), compressed.size());
     }
@@ -215,8 +221,13 @@ private:
                 adler = adler32_z(adler32(0, nullptr, 0), input.data(), input.size());
                 compressed.clear();
                 if (chunk == 0) compressed.assign(std::begin(kZlibHeader), std::end(kZlibHeader));
-                if (!deflater) deflater = std::make_unique<Deflater>();
-                deflater->compress(input, chunk + 1 == chunk_count_, compressed);
+                const bool last = chunk + 1 == chunk_count_;
+                if (compress_chunk_) {
+                    compress_chunk_(input.data(), input.size(), last, compressed);
+                } else {
+                    if (!deflater) deflater = std::make_unique<Deflater>();
+                    deflater->compress(input, last, compressed);
+                }
             } catch (...) {
                 error = std::current_exception();
             }
@@ -245,6 +256,7 @@ private:
     }
 
     const DeflateRows& rows_;
+    const ChunkCompressor& compress_chunk_;  // empty: zlib
     const std::size_t chunk_rows_;
     const std::size_t chunk_count_;
     std::mutex mutex_;
@@ -265,10 +277,10 @@ void deflate_rows(const DeflateRows& rows, const StreamWriter& write, const Defl
     const unsigned threads = chunking.threads != 0 ? chunking.threads : core_count();
     const std::size_t chunk_rows = rows_per_chunk(rows, chunking, threads);
     if (chunk_rows >= rows.row_count) {
-        ParallelDeflate::write_one_chunk(rows, write);
+        ParallelDeflate::write_one_chunk(rows, write, chunking.compress_chunk);
         return;
     }
-    ParallelDeflate(rows, chunk_rows, threads).write_all(write);
+    ParallelDeflate(rows, chunk_rows, threads, chunking.compress_chunk).write_all(write);
 }
 
 }  // namespace sdk

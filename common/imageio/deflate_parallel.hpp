@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace sdk {
 
@@ -25,11 +26,22 @@ struct DeflateRows {
 };
 using StreamWriter = std::function<void(const std::uint8_t* data, std::size_t size)>;
 
+// What compresses one chunk, in place of zlib: it appends to `out` the raw deflate blocks (no
+// zlib header or trailer) of `size` bytes at `input`, ending on a byte boundary, with the final
+// block when `last` and without it otherwise (then the next chunk's blocks follow), and may
+// refer back only to bytes of this chunk. It is called on the worker threads, several at a
+// time. The PNG writer's hook for an encoder that lives elsewhere (kernels/png_deflate/ runs one
+// on the device); an exception it throws leaves through deflate_rows.
+using ChunkCompressor = std::function<void(const std::uint8_t* input, std::size_t size, bool last,
+                                           std::vector<std::uint8_t>& out)>;
+
 // How the rows are cut. Zero means the default: chunks sized to the machine (deflate_parallel.cpp
-// says how), and one worker per core. Tests force small chunks to see the joins.
+// says how), and one worker per core. Tests force small chunks to see the joins. An empty
+// `compress_chunk` means zlib's level 1 (deflate_parallel.cpp).
 struct DeflateChunking {
     std::size_t chunk_bytes = 0;  // input bytes per chunk, rounded up to whole rows
     unsigned threads = 0;
+    ChunkCompressor compress_chunk{};  // {}: so that {bytes, threads} sets the others without a warning
 };
 
 void deflate_rows(const DeflateRows& rows, const StreamWriter& write,

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
+#include <utility>
 
 namespace sdk {
 namespace {
@@ -60,7 +62,24 @@ void filter_rows_up(const Image& image, std::size_t first_row, std::size_t count
     }
 }
 
+// The process's chunk compressor: set once by the application, read by every PNG written, on
+// any thread.
+std::mutex compressor_mutex;
+ChunkCompressor process_compressor;
+
 }  // namespace
+
+void use_png_chunk_compressor(ChunkCompressor compress_chunk)
+{
+    std::lock_guard<std::mutex> lock(compressor_mutex);
+    process_compressor = std::move(compress_chunk);
+}
+
+ChunkCompressor png_chunk_compressor()
+{
+    std::lock_guard<std::mutex> lock(compressor_mutex);
+    return process_compressor;
+}
 
 void write_png_stream(const Image& image, const StreamWriter& write, const DeflateChunking& chunking)
 {
@@ -79,13 +98,15 @@ void write_png_stream(const Image& image, const StreamWriter& write, const Defla
     rows.make_rows = [&](std::size_t first_row, std::size_t count, std::uint8_t* out) {
         filter_rows_up(image, first_row, count, out);
     };
+    DeflateChunking cut = chunking;
+    if (!cut.compress_chunk) cut.compress_chunk = png_chunk_compressor();
     deflate_rows(
         rows,
         [&](const std::uint8_t* data, std::size_t size) {
             for (std::size_t at = 0; at < size; at += kLargestIdat)
                 write_chunk(write, "IDAT", data + at, std::min(kLargestIdat, size - at));
         },
-        chunking);
+        cut);
     write_chunk(write, "IEND", nullptr, 0);
 }
 

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+// The per-byte half of a chunk's dynamic-Huffman deflate block (docs/png_deflate.md). The chunk
+// is cut into cells of CELL_BYTES bytes, one work-item each, every cell tokenised alone (a
+// literal, or a run of at least 3 bytes equal to the byte before them as a distance-1 match);
+// the kernels walk the cells three times: to count the symbols (the host then builds the codes),
+// to count each cell's bits, and, after a scan has turned those into each cell's first bit, to
+// pack the codes. Everything here must equal kernels/png_deflate/png_deflate_reference.cpp.
+
+#define CELL_BYTES 258
+#define LITERAL_LENGTH_SYMBOLS 286
+
+// RFC 1951 section 3.2.5: the first length of each length symbol 257..285, and its extra bits.
+__constant ushort length_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                                     31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+__constant uchar length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                     2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+
+typedef struct {
+    int symbol;  // 0..255 a literal, 257..285 a match length's symbol
+    int length;  // bytes covered: 1 for a literal, 3..258 for a match
+    int index;   // a match's row in length_base
+} Token;
+
+// [Next token]
+// The token at `at`: a match when at least 3 bytes from `at` to the cell's end repeat the byte
+// before `at` (the chunk's first byte has none), else a literal.
+Token next_token(__global const uchar* bytes, uint at, uint cell_end)
+{
+    uint run = 0;
+    if (at > 0)
+        while (at + run < cell_end && bytes[at + run] == bytes[at - 1]) ++run;
+    Token token = {bytes[at], 1, 0};
+    if (run >= 3) {
+        int index = 28;
+        while (length_base[index] > run) --index;
+        token.symbol = 257 + index;
+        token.length = (int)run;
+        token.index = index;
+    }
+    return token;
+}
+// [Next token]
+
+// A code table entry: the bit-reversed code in the low 16 bits, its length above.
+#define CODE_OF(entry) ((entry) & 0xFFFFu)
+#define LENGTH_OF(entry) ((entry) >> 16)
+
+/**
+ * The chunk's literal/length symbol counts: each work-group counts its cells in local memory,
+ * then adds them to `histogram` (zeroed by the host) once per symbol.
+ * @param bytes the chunk, `size` bytes
+ * @param histogram LITERAL_LENGTH_SYMBOLS counts
+ * @param group_histogram local memory of LITERAL_LENGTH_SYMBOLS counts
+ */
+__kernel void count_symbols(__global const uchar* bytes, uint size, __global uint* histogram,
+                            __local uint* group_histogram)
+{
+    for (uint s = get_local_id(0); s < LITERAL_LENGTH_SYMBOLS; s += get_local_size(0))
+        group_histogram[s] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint begin = (uint)get_global_id(0) * CELL_BYTES;
+    if (begin < size) {
+        const uint end = min(begin + CELL_BYTES, size);
+        for (uint at = begin; at < end;) {
+            const Token token = next_token(bytes, at, end);
+            atomic_inc(&group_histogram[token.symbol]);
+            at += (uint)token.length;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = get_local_id(0); s < LITERAL_LENGTH_SYMBOLS; s += get_local_size(0))
+        if (group_histogram[s] != 0) atomic_add(&histogram[s], group_histogram[s]);
+}
+
+// The bits of one token: its code, a match's extra bits and the one distance code.
+uint token_bits(Token token, __global const uint* codes, uint distance_bits)
+{
+    uint bits = LENGTH_OF(codes[token.symbol]);
+    if (token.length > 1) bits += length_extra[token.index] + distance_bits;
+    return bits;
+}
+
+/**
+ * How many bits each cell's tokens take, once the codes are known.
+ * @param codes LITERAL_LENGTH_SYMBOLS code table entries (CODE_OF, LENGTH_OF)
+ * @param cell_bits one count per cell
+ */
+__kernel void count_cell_bits(__global const uchar* bytes, uint size, __global const uint* codes,
+                              uint distance_bits, __global uint* cell_bits)
+{
+    const uint cell = (uint)get_global_id(0);
+    const uint begin = cell * CELL_BYTES;
+    if (begin >= size) return;
+    const uint end = min(begin + CELL_BYTES, size);
+    uint bits = 0;
+    for (uint at = begin; at < end;) {
+        const Token token = next_token(bytes, at, end);
+        bits += token_bits(token, codes, distance_bits);
+        at += (uint)token.length;
+    }
+    cell_bits[cell] = bits;
+}
+
+// [Scan]
+/**
+ * Each cell's first bit, relative to the first cell's: the exclusive prefix sum of `cell_bits`,
+ * and the total in first_bit[cells]. One work-group: each work-item sums a run of consecutive
+ * cells, the work-group scans those sums in local memory (Hillis and Steele: log2(size) steps),
+ * and each work-item then walks its run again from its sum's offset.
+ * @param partial local memory of one ulong per work-item
+ */
+__kernel void scan_cell_bits(__global const uint* cell_bits, uint cells, __global ulong* first_bit,
+                             __local ulong* partial)
+{
+    const uint item = (uint)get_local_id(0);
+    const uint items = (uint)get_local_size(0);
+    const uint per_item = (cells + items - 1) / items;
+    const uint begin = min(item * per_item, cells);
+    const uint end = min(begin + per_item, cells);
+    ulong sum = 0;
+    for (uint cell = begin; cell < end; ++cell) sum += cell_bits[cell];
+    partial[item] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint step = 1; step < items; step *= 2) {
+        const ulong left = item >= step ? partial[item - step] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        partial[item] += left;
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    ulong offset = partial[item] - sum;  // the inclusive sum, less this item's own
+    for (uint cell = begin; cell < end; ++cell) {
+        first_bit[cell] = offset;
+        offset += cell_bits[cell];
+    }
+    if (item == items - 1) first_bit[cells] = partial[item];
+}
+// [Scan]
+
+// Appends `count` bits of `value` to the bits held in `pending`; each whole 32-bit word goes out.
+// Only a cell's first and last words can hold a neighbour's bits too: those are ORed in
+// atomically, into a block the host zeroed; the words between belong to this cell alone.
+// [Bit packing]
+void put_bits(uint value, uint count, ulong* pending, uint* pending_bits, uint* word,
+              bool* first_word, __global uint* words)
+{
+    *pending |= (ulong)value << *pending_bits;
+    *pending_bits += count;
+    if (*pending_bits >= 32) {
+        if (*first_word)
+            atomic_or(&words[*word], (uint)*pending);
+        else
+            words[*word] = (uint)*pending;
+        *first_word = false;
+        ++*word;
+        *pending >>= 32;
+        *pending_bits -= 32;
+    }
+}
+// [Bit packing]
+
+/**
+ * Writes each cell's codes from its first bit on: the block's bits after the host's header.
+ * @param first_bit from scan_cell_bits
+ * @param header_bits where the first cell starts: the header's bits, already in `words`
+ * @param words the block, as little-endian 32-bit words, zero but for the header
+ */
+__kernel void pack_cells(__global const uchar* bytes, uint size, __global const uint* codes,
+                         uint distance_code, uint distance_bits, __global const ulong* first_bit,
+                         ulong header_bits, __global uint* words)
+{
+    const uint cell = (uint)get_global_id(0);
+    const uint begin = cell * CELL_BYTES;
+    if (begin >= size) return;
+    const uint end = min(begin + CELL_BYTES, size);
+    const ulong start = header_bits + first_bit[cell];
+    uint word = (uint)(start / 32);
+    uint pending_bits = (uint)(start % 32);  // the word's lower bits are the neighbour's: zeros here
+    ulong pending = 0;
+    bool first_word = true;
+    for (uint at = begin; at < end;) {
+        const Token token = next_token(bytes, at, end);
+        const uint entry = codes[token.symbol];
+        put_bits(CODE_OF(entry), LENGTH_OF(entry), &pending, &pending_bits, &word, &first_word, words);
+        if (token.length > 1) {
+            put_bits((uint)token.length - length_base[token.index], length_extra[token.index],
+                     &pending, &pending_bits, &word, &first_word, words);
+            put_bits(distance_code, distance_bits, &pending, &pending_bits, &word, &first_word, words);
+        }
+        at += (uint)token.length;
+    }
+    if (pending_bits != 0) atomic_or(&words[word], (uint)pending);
+}
