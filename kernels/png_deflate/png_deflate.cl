@@ -26,9 +26,12 @@ typedef struct {
 // before `at` (the chunk's first byte has none), else a literal.
 Token next_token(__global const uchar* bytes, uint at, uint cell_end)
 {
+    // The bytes left in the cell, counted once: a loop bound of `at + run < cell_end` lets
+    // LLVM use a saturating subtraction that oclgrind 21.10 cannot run.
+    const uint left = cell_end - at;
     uint run = 0;
     if (at > 0)
-        while (at + run < cell_end && bytes[at + run] == bytes[at - 1]) ++run;
+        while (run < left && bytes[at + run] == bytes[at - 1]) ++run;
     Token token = {bytes[at], 1, 0};
     if (run >= 3) {
         int index = 28;
