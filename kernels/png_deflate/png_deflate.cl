@@ -21,9 +21,9 @@ typedef struct {
     int index;   // a match's row in length_base
 } Token;
 
-// [Next token]
 // The token at `at`: a match when at least 3 bytes from `at` to the cell's end repeat the byte
 // before `at` (the chunk's first byte has none), else a literal.
+// [Next token]
 Token next_token(__global const uchar* bytes, uint at, uint cell_end)
 {
     // The bytes left in the cell, counted once: a loop bound of `at + run < cell_end` lets
@@ -104,7 +104,6 @@ __kernel void count_cell_bits(__global const uchar* bytes, uint size, __global c
     cell_bits[cell] = bits;
 }
 
-// [Scan]
 /**
  * Each cell's first bit, relative to the first cell's: the exclusive prefix sum of `cell_bits`,
  * and the total in first_bit[cells]. One work-group: each work-item sums a run of consecutive
@@ -112,6 +111,7 @@ __kernel void count_cell_bits(__global const uchar* bytes, uint size, __global c
  * and each work-item then walks its run again from its sum's offset.
  * @param partial local memory of one ulong per work-item
  */
+// [Scan]
 __kernel void scan_cell_bits(__global const uint* cell_bits, uint cells, __global ulong* first_bit,
                              __local ulong* partial)
 {
