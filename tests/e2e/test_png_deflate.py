@@ -89,6 +89,10 @@ class DevicePngDeflate(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr.decode(errors="replace"))
             decoded[place] = decode_png(output)
         self.assertEqual(decoded["device"], decoded["host"])
+        # The device's encoder really ran: its blocks are not zlib's.
+        with open(os.path.join(self.folder, "host.png"), "rb") as host, \
+                open(os.path.join(self.folder, "device.png"), "rb") as device:
+            self.assertNotEqual(host.read(), device.read())
         self.check_with_libraries(os.path.join(self.folder, "device.png"), decoded["host"])
 
     def check_with_libraries(self, path, expected):
