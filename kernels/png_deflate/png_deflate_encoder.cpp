@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 namespace sdk {
@@ -38,34 +39,68 @@ std::string PngDeflateEncoder::unavailable(const cl::Device& device)
     return "";
 }
 
-PngDeflateEncoder::PngDeflateEncoder(const OpenClContext& cl)
-    : cl_(cl), queue_(cl.context, cl.device), program_(build_program(cl, "png_deflate.cl", ""))
+// One chunk in flight: its own queue, so that lanes never wait on each other's commands, its
+// own kernel objects (setting a kernel's arguments is not thread-safe), and buffers sized for the
+// largest chunk it has taken.
+struct PngDeflateEncoder::Lane {
+    Lane(const OpenClContext& cl, const cl::Program& program)
+        : queue(cl.context, cl.device),
+          count_symbols(create_kernel(program, "count_symbols")),
+          count_cell_bits(create_kernel(program, "count_cell_bits")),
+          scan_cell_bits(create_kernel(program, "scan_cell_bits")),
+          pack_cells(create_kernel(program, "pack_cells"))
+    {
+    }
+    void reserve(const cl::Context& context, std::size_t size)
+    {
+        if (size <= capacity) return;
+        const std::size_t cells = cell_count(size);
+        bytes = cl::Buffer(context, CL_MEM_READ_ONLY, size);
+        histogram = cl::Buffer(context, CL_MEM_READ_WRITE, kLiteralLengthSymbols * sizeof(cl_uint));
+        codes = cl::Buffer(context, CL_MEM_READ_ONLY, kLiteralLengthSymbols * sizeof(cl_uint));
+        cell_bits = cl::Buffer(context, CL_MEM_READ_WRITE, cells * sizeof(cl_uint));
+        first_bit = cl::Buffer(context, CL_MEM_READ_WRITE, (cells + 1) * sizeof(cl_ulong));
+        words = cl::Buffer(context, CL_MEM_READ_WRITE, block_bytes_at_most(size));
+        capacity = size;
+    }
+
+    cl::CommandQueue queue;
+    cl::Kernel count_symbols;
+    cl::Kernel count_cell_bits;
+    cl::Kernel scan_cell_bits;
+    cl::Kernel pack_cells;
+    std::size_t capacity = 0;  // bytes the buffers are sized for
+    cl::Buffer bytes;
+    cl::Buffer histogram;
+    cl::Buffer codes;
+    cl::Buffer cell_bits;
+    cl::Buffer first_bit;
+    cl::Buffer words;
+};
+
+PngDeflateEncoder::PngDeflateEncoder(const OpenClContext& cl, std::size_t lanes)
+    : cl_(cl), program_(build_program(cl, "png_deflate.cl", ""))
 {
     if (const std::string why = unavailable(cl.device); !why.empty())
         throw std::runtime_error("PNG deflate on the device: " + why);
-    count_symbols_ = create_kernel(program_, "count_symbols");
-    count_cell_bits_ = create_kernel(program_, "count_cell_bits");
-    scan_cell_bits_ = create_kernel(program_, "scan_cell_bits");
-    pack_cells_ = create_kernel(program_, "pack_cells");
-    const std::size_t largest = cl.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    for (std::size_t i = 0; i < std::max<std::size_t>(1, lanes); ++i) {
+        lanes_.push_back(std::make_unique<Lane>(cl, program_));
+        free_lanes_.push_back(lanes_.back().get());
+    }
+    // The largest work-group every kernel accepts (a device may allow less for one with local
+    // memory than its CL_DEVICE_MAX_WORK_GROUP_SIZE).
+    const Lane& lane = *lanes_.front();
+    std::size_t largest = cl.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    for (const cl::Kernel* kernel : {&lane.count_symbols, &lane.count_cell_bits,
+                                     &lane.scan_cell_bits, &lane.pack_cells})
+        largest = std::min(largest, kernel->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cl.device));
     group_size_ = std::min<std::size_t>(64, largest);
-    // The scan's one work-group: as wide as the device allows, up to 256, a power of two.
+    // The scan's one work-group: as wide as allowed, up to 256, a power of two.
     scan_group_size_ = 1;
     while (scan_group_size_ * 2 <= std::min<std::size_t>(256, largest)) scan_group_size_ *= 2;
 }
 
-void PngDeflateEncoder::reserve(std::size_t size)
-{
-    if (size <= capacity_) return;
-    const std::size_t cells = cell_count(size);
-    bytes_ = cl::Buffer(cl_.context, CL_MEM_READ_ONLY, size);
-    histogram_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, kLiteralLengthSymbols * sizeof(cl_uint));
-    codes_ = cl::Buffer(cl_.context, CL_MEM_READ_ONLY, kLiteralLengthSymbols * sizeof(cl_uint));
-    cell_bits_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, cells * sizeof(cl_uint));
-    first_bit_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, (cells + 1) * sizeof(cl_ulong));
-    words_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, block_bytes_at_most(size));
-    capacity_ = size;
-}
+PngDeflateEncoder::~PngDeflateEncoder() = default;
 
 void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bool last,
                                  std::vector<std::uint8_t>& out)
@@ -73,20 +108,54 @@ void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bo
     if (size == 0) throw std::invalid_argument("PNG deflate on the device: an empty chunk");
     if (size > UINT32_MAX / kMostBitsPerByte)
         throw std::invalid_argument("PNG deflate on the device: a chunk over 256 MiB");
-    std::lock_guard<std::mutex> lock(mutex_);
-    reserve(size);
+    Lane* lane = nullptr;
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        lane_freed_.wait(lock, [&] { return !free_lanes_.empty(); });
+        lane = free_lanes_.back();
+        free_lanes_.pop_back();
+    }
+    // Back to the free list however the chunk ends, an exception included.
+    struct Release {
+        PngDeflateEncoder& encoder;
+        Lane* lane;
+        ~Release()
+        {
+            {
+                std::lock_guard<std::mutex> lock(encoder.mutex_);
+                encoder.free_lanes_.push_back(lane);
+            }
+            encoder.lane_freed_.notify_one();
+        }
+    } release{*this, lane};
+    try {
+        compress_in(*lane, input, size, last, out);
+    } catch (...) {
+        // Nothing of this chunk may still be in flight: the caller frees `input` next.
+        try {
+            lane->queue.finish();
+        } catch (...) {
+        }
+        throw;
+    }
+}
+
+void PngDeflateEncoder::compress_in(Lane& lane, const std::uint8_t* input, std::size_t size,
+                                    bool last, std::vector<std::uint8_t>& out)
+{
+    lane.reserve(cl_.context, size);
     const std::size_t cells = cell_count(size);
     const cl::NDRange per_cell(round_up(cells, group_size_));
     const cl_uint chunk_size = static_cast<cl_uint>(size);
 
     // 1. The symbol counts, back to the host for the codes.
-    queue_.enqueueWriteBuffer(bytes_, CL_FALSE, 0, size, input);
-    queue_.enqueueFillBuffer(histogram_, cl_uint{0}, 0, kLiteralLengthSymbols * sizeof(cl_uint));
-    set_args(count_symbols_, bytes_, chunk_size, histogram_,
+    lane.queue.enqueueWriteBuffer(lane.bytes, CL_FALSE, 0, size, input);
+    lane.queue.enqueueFillBuffer(lane.histogram, cl_uint{0}, 0, kLiteralLengthSymbols * sizeof(cl_uint));
+    set_args(lane.count_symbols, lane.bytes, chunk_size, lane.histogram,
              cl::Local(kLiteralLengthSymbols * sizeof(cl_uint)));
-    queue_.enqueueNDRangeKernel(count_symbols_, cl::NullRange, per_cell, cl::NDRange(group_size_));
+    lane.queue.enqueueNDRangeKernel(lane.count_symbols, cl::NullRange, per_cell, cl::NDRange(group_size_));
     SymbolCounts counts{};
-    queue_.enqueueReadBuffer(histogram_, CL_TRUE, 0, sizeof counts, counts.data());
+    lane.queue.enqueueReadBuffer(lane.histogram, CL_TRUE, 0, sizeof counts, counts.data());
 
     // 2. The codes and the block's header, on the host.
     const BlockCodes codes = block_codes(counts);
@@ -101,28 +170,28 @@ void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bo
                    static_cast<cl_uint>(codes.literal_length_lengths[s]) << 16;
 
     // 3. Each cell's bits, their scan, and the packing behind the header.
-    queue_.enqueueWriteBuffer(codes_, CL_FALSE, 0, table.size() * sizeof(cl_uint), table.data());
-    set_args(count_cell_bits_, bytes_, chunk_size, codes_,
-             static_cast<cl_uint>(BlockCodes::kDistanceBits), cell_bits_);
-    queue_.enqueueNDRangeKernel(count_cell_bits_, cl::NullRange, per_cell, cl::NDRange(group_size_));
-    set_args(scan_cell_bits_, cell_bits_, static_cast<cl_uint>(cells), first_bit_,
+    lane.queue.enqueueWriteBuffer(lane.codes, CL_FALSE, 0, table.size() * sizeof(cl_uint), table.data());
+    set_args(lane.count_cell_bits, lane.bytes, chunk_size, lane.codes,
+             static_cast<cl_uint>(BlockCodes::kDistanceBits), lane.cell_bits);
+    lane.queue.enqueueNDRangeKernel(lane.count_cell_bits, cl::NullRange, per_cell, cl::NDRange(group_size_));
+    set_args(lane.scan_cell_bits, lane.cell_bits, static_cast<cl_uint>(cells), lane.first_bit,
              cl::Local(scan_group_size_ * sizeof(cl_ulong)));
-    queue_.enqueueNDRangeKernel(scan_cell_bits_, cl::NullRange, cl::NDRange(scan_group_size_),
+    lane.queue.enqueueNDRangeKernel(lane.scan_cell_bits, cl::NullRange, cl::NDRange(scan_group_size_),
                                 cl::NDRange(scan_group_size_));
-    queue_.enqueueFillBuffer(words_, cl_uint{0}, 0, block_bytes_at_most(size));
-    queue_.enqueueWriteBuffer(words_, CL_FALSE, 0, header_bytes.size(), header_bytes.data());
-    set_args(pack_cells_, bytes_, chunk_size, codes_, static_cast<cl_uint>(BlockCodes::kDistanceCode),
-             static_cast<cl_uint>(BlockCodes::kDistanceBits), first_bit_,
-             static_cast<cl_ulong>(header_bits), words_);
-    queue_.enqueueNDRangeKernel(pack_cells_, cl::NullRange, per_cell, cl::NDRange(group_size_));
+    lane.queue.enqueueFillBuffer(lane.words, cl_uint{0}, 0, block_bytes_at_most(size));
+    lane.queue.enqueueWriteBuffer(lane.words, CL_FALSE, 0, header_bytes.size(), header_bytes.data());
+    set_args(lane.pack_cells, lane.bytes, chunk_size, lane.codes, static_cast<cl_uint>(BlockCodes::kDistanceCode),
+             static_cast<cl_uint>(BlockCodes::kDistanceBits), lane.first_bit,
+             static_cast<cl_ulong>(header_bits), lane.words);
+    lane.queue.enqueueNDRangeKernel(lane.pack_cells, cl::NullRange, per_cell, cl::NDRange(group_size_));
     cl_ulong token_bits = 0;
-    queue_.enqueueReadBuffer(first_bit_, CL_TRUE, cells * sizeof(cl_ulong), sizeof token_bits,
+    lane.queue.enqueueReadBuffer(lane.first_bit, CL_TRUE, cells * sizeof(cl_ulong), sizeof token_bits,
                              &token_bits);
 
     // 4. The block's bytes back, and its end written on the host.
     const std::uint64_t end_bit = header_bits + token_bits;
     std::vector<std::uint8_t> block(static_cast<std::size_t>((end_bit + 7) / 8));
-    queue_.enqueueReadBuffer(words_, CL_TRUE, 0, block.size(), block.data());
+    lane.queue.enqueueReadBuffer(lane.words, CL_TRUE, 0, block.size(), block.data());
     BitWriter bits(std::move(block), end_bit);
     finish_chunk(codes, last, bits);
     const std::vector<std::uint8_t> bytes = bits.take();

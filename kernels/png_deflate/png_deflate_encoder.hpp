@@ -5,7 +5,9 @@
 #include "common/runtime/opencl.hpp"
 
 #include <cstddef>
+#include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -17,11 +19,15 @@ namespace sdk {
 // block's header (deflate_block.hpp), the device counts each cell's bits, scans them into each
 // cell's first bit and packs every cell's codes in parallel; the host appends the end of the
 // block. Bit for bit what deflate_chunk_reference writes. compress() is a ChunkCompressor
-// (common/imageio/deflate_parallel.hpp) for any number of threads: one chunk at a time runs on
-// the encoder's own queue, the others wait.
+// (common/imageio/deflate_parallel.hpp) for any number of threads: each chunk takes one of a few
+// lanes (a queue, its kernels and buffers), so that one chunk's transfers and host steps overlap
+// another's kernels; a thread waits while every lane is busy.
 class PngDeflateEncoder {
 public:
-    explicit PngDeflateEncoder(const OpenClContext& cl);
+    explicit PngDeflateEncoder(const OpenClContext& cl, std::size_t lanes = kDefaultLanes);
+    ~PngDeflateEncoder();
+    PngDeflateEncoder(const PngDeflateEncoder&) = delete;
+    PngDeflateEncoder& operator=(const PngDeflateEncoder&) = delete;
 
     void compress(const std::uint8_t* input, std::size_t size, bool last,
                   std::vector<std::uint8_t>& out);
@@ -30,27 +36,24 @@ public:
     // as bytes, so the device must store them little-endian, as deflate orders its bits.
     static std::string unavailable(const cl::Device& device);
 
+    // Four chunks in flight: enough to keep a device busy between one chunk's round trips to
+    // the host, few enough that the buffers (about 3.5 times a chunk each) stay small.
+    static constexpr std::size_t kDefaultLanes = 4;
+
 private:
-    void reserve(std::size_t size);
+    struct Lane;
+    void compress_in(Lane& lane, const std::uint8_t* input, std::size_t size, bool last,
+                     std::vector<std::uint8_t>& out);
 
     OpenClContext cl_;
-    cl::CommandQueue queue_;  // its own, so that chunks from worker threads never wait on others' work
     cl::Program program_;
-    cl::Kernel count_symbols_;
-    cl::Kernel count_cell_bits_;
-    cl::Kernel scan_cell_bits_;
-    cl::Kernel pack_cells_;
     std::size_t group_size_ = 0;  // count_symbols' and the per-cell kernels' work-group size
     std::size_t scan_group_size_ = 0;
 
-    std::mutex mutex_;  // one chunk at a time on the buffers below
-    std::size_t capacity_ = 0;  // bytes the buffers are sized for
-    cl::Buffer bytes_;
-    cl::Buffer histogram_;
-    cl::Buffer codes_;
-    cl::Buffer cell_bits_;
-    cl::Buffer first_bit_;
-    cl::Buffer words_;
+    std::mutex mutex_;
+    std::condition_variable lane_freed_;
+    std::vector<std::unique_ptr<Lane>> lanes_;
+    std::vector<Lane*> free_lanes_;
 };
 
 }  // namespace sdk

@@ -94,7 +94,9 @@ TEST(PngDeflate, PngThroughTheDeviceDecodesToThePixels)
         for (std::size_t i = 0; i < image.pixels.size(); i += 3) image.pixels[i] = 0;  // some runs
         DeflateChunking chunking;
         chunking.chunk_bytes = 50;  // several chunks, each a few rows
-        chunking.threads = 2;
+        // Chunks on several lanes at once, but one under oclgrind, which simulates one kernel
+        // at a time (it aborts when two queues run kernels together).
+        chunking.threads = test::small_sizes_only() ? 1 : 3;
         chunking.compress_chunk = [](const std::uint8_t* input, std::size_t bytes, bool last,
                                      Bytes& out) { encoder().compress(input, bytes, last, out); };
         Bytes png;
