@@ -3,6 +3,7 @@
 
 #include "common/runtime/kernel_args.hpp"
 #include "common/runtime/program.hpp"
+#include "common/runtime/transfers.hpp"
 #include "kernels/png_deflate/deflate_block.hpp"
 
 #include <algorithm>
@@ -39,32 +40,44 @@ std::string PngDeflateEncoder::unavailable(const cl::Device& device)
     return "";
 }
 
-// One chunk in flight: its own queue, so that lanes never wait on each other's commands, its
-// own kernel objects (setting a kernel's arguments is not thread-safe), and buffers sized for the
-// largest chunk it has taken.
+// One chunk in flight: its own queue (in a copy of the context, so that transfers and the trace
+// use it), so that lanes never wait on each other's commands; its own kernel objects (setting a
+// kernel's arguments is not thread-safe); and buffers sized for the largest chunk it has taken.
+// The chunk and its block cross through the transfer module (common/runtime/transfers.hpp) as
+// `mode` says; the few bytes of counts, codes and the bit total are plain reads and writes.
 struct PngDeflateEncoder::Lane {
-    Lane(const OpenClContext& cl, const cl::Program& program)
-        : queue(cl.context, cl.device),
+    Lane(const OpenClContext& shared, const cl::Program& program)
+        : cl(shared),
+          mode(choose_memory_mode(MemoryMode::automatic, shared.device).mode),
           count_symbols(create_kernel(program, "count_symbols")),
           count_cell_bits(create_kernel(program, "count_cell_bits")),
           scan_cell_bits(create_kernel(program, "scan_cell_bits")),
           pack_cells(create_kernel(program, "pack_cells"))
     {
+        cl.queue = cl::CommandQueue(cl.context, cl.device, cl.queue.getInfo<CL_QUEUE_PROPERTIES>());
     }
-    void reserve(const cl::Context& context, std::size_t size)
+    void reserve(std::size_t size)
     {
         if (size <= capacity) return;
         const std::size_t cells = cell_count(size);
-        bytes = cl::Buffer(context, CL_MEM_READ_ONLY, size);
-        histogram = cl::Buffer(context, CL_MEM_READ_WRITE, kLiteralLengthSymbols * sizeof(cl_uint));
-        codes = cl::Buffer(context, CL_MEM_READ_ONLY, kLiteralLengthSymbols * sizeof(cl_uint));
-        cell_bits = cl::Buffer(context, CL_MEM_READ_WRITE, cells * sizeof(cl_uint));
-        first_bit = cl::Buffer(context, CL_MEM_READ_WRITE, (cells + 1) * sizeof(cl_ulong));
-        words = cl::Buffer(context, CL_MEM_READ_WRITE, block_bytes_at_most(size));
+        bytes = create_image_buffer(cl, mode, CL_MEM_READ_ONLY, size, "a PNG chunk");
+        histogram = cl::Buffer(cl.context, CL_MEM_READ_WRITE, kLiteralLengthSymbols * sizeof(cl_uint));
+        codes = cl::Buffer(cl.context, CL_MEM_READ_ONLY, kLiteralLengthSymbols * sizeof(cl_uint));
+        cell_bits = cl::Buffer(cl.context, CL_MEM_READ_WRITE, cells * sizeof(cl_uint));
+        first_bit = cl::Buffer(cl.context, CL_MEM_READ_WRITE, (cells + 1) * sizeof(cl_ulong));
+        words = create_image_buffer(cl, mode, CL_MEM_READ_WRITE, block_bytes_at_most(size),
+                                    "a PNG chunk's deflate block");
         capacity = size;
     }
+    void run(cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local)
+    {
+        cl::Event event;
+        cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
+        cl.record(kernel, event);
+    }
 
-    cl::CommandQueue queue;
+    OpenClContext cl;
+    MemoryMode mode;
     cl::Kernel count_symbols;
     cl::Kernel count_cell_bits;
     cl::Kernel scan_cell_bits;
@@ -133,7 +146,7 @@ void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bo
     } catch (...) {
         // Nothing of this chunk may still be in flight: the caller frees `input` next.
         try {
-            lane->queue.finish();
+            lane->cl.queue.finish();
         } catch (...) {
         }
         throw;
@@ -143,19 +156,21 @@ void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bo
 void PngDeflateEncoder::compress_in(Lane& lane, const std::uint8_t* input, std::size_t size,
                                     bool last, std::vector<std::uint8_t>& out)
 {
-    lane.reserve(cl_.context, size);
+    lane.reserve(size);
+    cl::CommandQueue& queue = lane.cl.queue;
     const std::size_t cells = cell_count(size);
     const cl::NDRange per_cell(round_up(cells, group_size_));
+    const cl::NDRange group(group_size_);
     const cl_uint chunk_size = static_cast<cl_uint>(size);
 
     // 1. The symbol counts, back to the host for the codes.
-    lane.queue.enqueueWriteBuffer(lane.bytes, CL_FALSE, 0, size, input);
-    lane.queue.enqueueFillBuffer(lane.histogram, cl_uint{0}, 0, kLiteralLengthSymbols * sizeof(cl_uint));
+    upload_bytes(lane.cl, lane.mode, lane.bytes, input, size, "a PNG chunk");
+    queue.enqueueFillBuffer(lane.histogram, cl_uint{0}, 0, kLiteralLengthSymbols * sizeof(cl_uint));
     set_args(lane.count_symbols, lane.bytes, chunk_size, lane.histogram,
              cl::Local(kLiteralLengthSymbols * sizeof(cl_uint)));
-    lane.queue.enqueueNDRangeKernel(lane.count_symbols, cl::NullRange, per_cell, cl::NDRange(group_size_));
+    lane.run(lane.count_symbols, per_cell, group);
     SymbolCounts counts{};
-    lane.queue.enqueueReadBuffer(lane.histogram, CL_TRUE, 0, sizeof counts, counts.data());
+    queue.enqueueReadBuffer(lane.histogram, CL_TRUE, 0, sizeof counts, counts.data());
 
     // 2. The codes and the block's header, on the host.
     const BlockCodes codes = block_codes(counts);
@@ -169,29 +184,34 @@ void PngDeflateEncoder::compress_in(Lane& lane, const std::uint8_t* input, std::
         table[s] = codes.literal_length_codes[s] |
                    static_cast<cl_uint>(codes.literal_length_lengths[s]) << 16;
 
-    // 3. Each cell's bits, their scan, and the packing behind the header.
-    lane.queue.enqueueWriteBuffer(lane.codes, CL_FALSE, 0, table.size() * sizeof(cl_uint), table.data());
+    // 3. Each cell's bits, their scan, and the packing behind the header. The writes need not
+    //    block: the blocking read at the end keeps `table` and `header_bytes` alive past them.
+    queue.enqueueWriteBuffer(lane.codes, CL_FALSE, 0, table.size() * sizeof(cl_uint), table.data());
     set_args(lane.count_cell_bits, lane.bytes, chunk_size, lane.codes,
              static_cast<cl_uint>(BlockCodes::kDistanceBits), lane.cell_bits);
-    lane.queue.enqueueNDRangeKernel(lane.count_cell_bits, cl::NullRange, per_cell, cl::NDRange(group_size_));
+    lane.run(lane.count_cell_bits, per_cell, group);
     set_args(lane.scan_cell_bits, lane.cell_bits, static_cast<cl_uint>(cells), lane.first_bit,
              cl::Local(scan_group_size_ * sizeof(cl_ulong)));
-    lane.queue.enqueueNDRangeKernel(lane.scan_cell_bits, cl::NullRange, cl::NDRange(scan_group_size_),
-                                cl::NDRange(scan_group_size_));
-    lane.queue.enqueueFillBuffer(lane.words, cl_uint{0}, 0, block_bytes_at_most(size));
-    lane.queue.enqueueWriteBuffer(lane.words, CL_FALSE, 0, header_bytes.size(), header_bytes.data());
-    set_args(lane.pack_cells, lane.bytes, chunk_size, lane.codes, static_cast<cl_uint>(BlockCodes::kDistanceCode),
+    lane.run(lane.scan_cell_bits, cl::NDRange(scan_group_size_), cl::NDRange(scan_group_size_));
+    queue.enqueueFillBuffer(lane.words, cl_uint{0}, 0, block_bytes_at_most(size));
+    queue.enqueueWriteBuffer(lane.words, CL_FALSE, 0, header_bytes.size(), header_bytes.data());
+    set_args(lane.pack_cells, lane.bytes, chunk_size, lane.codes,
+             static_cast<cl_uint>(BlockCodes::kDistanceCode),
              static_cast<cl_uint>(BlockCodes::kDistanceBits), lane.first_bit,
              static_cast<cl_ulong>(header_bits), lane.words);
-    lane.queue.enqueueNDRangeKernel(lane.pack_cells, cl::NullRange, per_cell, cl::NDRange(group_size_));
+    lane.run(lane.pack_cells, per_cell, group);
     cl_ulong token_bits = 0;
-    lane.queue.enqueueReadBuffer(lane.first_bit, CL_TRUE, cells * sizeof(cl_ulong), sizeof token_bits,
-                             &token_bits);
+    queue.enqueueReadBuffer(lane.first_bit, CL_TRUE, cells * sizeof(cl_ulong), sizeof token_bits,
+                            &token_bits);
 
     // 4. The block's bytes back, and its end written on the host.
     const std::uint64_t end_bit = header_bits + token_bits;
     std::vector<std::uint8_t> block(static_cast<std::size_t>((end_bit + 7) / 8));
-    lane.queue.enqueueReadBuffer(lane.words, CL_TRUE, 0, block.size(), block.data());
+    download_bytes(lane.cl, lane.mode, lane.words, block.size(),
+                   [&](const unsigned char* data, std::size_t offset, std::size_t piece) {
+                       std::copy_n(data, piece, block.begin() + static_cast<std::ptrdiff_t>(offset));
+                   },
+                   "a PNG chunk's deflate block");
     BitWriter bits(std::move(block), end_bit);
     finish_chunk(codes, last, bits);
     const std::vector<std::uint8_t> bytes = bits.take();
