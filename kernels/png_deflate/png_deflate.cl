@@ -63,12 +63,23 @@ __kernel void count_symbols(__global const uchar* bytes, uint size, __global uin
     barrier(CLK_LOCAL_MEM_FENCE);
     const uint begin = (uint)get_global_id(0) * CELL_BYTES;
     if (begin < size) {
+        // A symbol's repeats are added at once: filtered images repeat a symbol (zero, or a
+        // long match) many times in a row, and every work-item adding 1 to the same counter
+        // would wait on the others.
         const uint end = min(begin + CELL_BYTES, size);
+        int symbol = -1;
+        uint repeats = 0;
         for (uint at = begin; at < end;) {
             const Token token = next_token(bytes, at, end);
-            atomic_inc(&group_histogram[token.symbol]);
+            if (token.symbol != symbol) {
+                if (repeats != 0) atomic_add(&group_histogram[symbol], repeats);
+                symbol = token.symbol;
+                repeats = 0;
+            }
+            ++repeats;
             at += (uint)token.length;
         }
+        atomic_add(&group_histogram[symbol], repeats);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = get_local_id(0); s < LITERAL_LENGTH_SYMBOLS; s += get_local_size(0))
