@@ -41,7 +41,8 @@ using ChunkCompressor = std::function<void(const std::uint8_t* input, std::size_
 struct DeflateChunking {
     std::size_t chunk_bytes = 0;  // input bytes per chunk, rounded up to whole rows
     unsigned threads = 0;
-    ChunkCompressor compress_chunk{};  // {}: so that {bytes, threads} sets the others without a warning
+    // Initialised, so that `{bytes, threads}` leaves it empty without a compiler warning.
+    ChunkCompressor compress_chunk{};
 };
 
 void deflate_rows(const DeflateRows& rows, const StreamWriter& write,

@@ -16,7 +16,8 @@ constexpr int kLengthExtra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                   2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
 
 // The order in which the header sends the code-length code's own lengths (section 3.2.7).
-constexpr int kCodeLengthOrder[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
+constexpr int kCodeLengthOrder[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+                                      11, 4,  12, 3, 13, 2, 14, 1, 15};
 
 // One symbol of the code-length alphabet with its extra bits: 0..15 a length, 16 repeat the
 // previous length 3..6 times (2 extra bits), 17 zeros 3..10 times (3), 18 zeros 11..138 times (7).
@@ -26,7 +27,10 @@ struct LengthToken {
 };
 int extra_bits_of(int code_length_symbol)
 {
-    return code_length_symbol == 16 ? 2 : code_length_symbol == 17 ? 3 : code_length_symbol == 18 ? 7 : 0;
+    return code_length_symbol == 16   ? 2
+           : code_length_symbol == 17 ? 3
+           : code_length_symbol == 18 ? 7
+                                      : 0;
 }
 
 // The lengths, run-length coded as the header sends them.
@@ -60,7 +64,8 @@ std::vector<LengthToken> run_length_code(const std::vector<int>& lengths)
 
 LengthSymbol length_symbol(int length)
 {
-    if (length < kShortestMatch || length > 258) throw std::invalid_argument("deflate: no such match length");
+    if (length < kShortestMatch || length > 258)
+        throw std::invalid_argument("deflate: no such match length");
     int index = 28;
     while (kLengthBase[index] > length) --index;
     return {257 + index, kLengthExtra[index], length - kLengthBase[index]};
@@ -100,8 +105,8 @@ std::vector<int> limited_code_lengths(const std::vector<std::uint32_t>& counts, 
         std::vector<int> packages;
         for (std::size_t k = 0; k + 1 < level.size(); k += 2) {
             packages.push_back(static_cast<int>(nodes.size()));
-            nodes.push_back({nodes[level[k]].weight + nodes[level[k + 1]].weight, -1, level[k],
-                             level[k + 1]});
+            nodes.push_back(
+                {nodes[level[k]].weight + nodes[level[k + 1]].weight, -1, level[k], level[k + 1]});
         }
         std::vector<int> merged;
         std::merge(leaves.begin(), leaves.end(), packages.begin(), packages.end(),
@@ -144,7 +149,8 @@ std::vector<std::uint32_t> reversed_canonical_codes(const std::vector<int>& leng
         if (length == 0) continue;
         const std::uint32_t canonical = next_code[length]++;
         std::uint32_t reversed = 0;
-        for (int bit = 0; bit < length; ++bit) reversed |= ((canonical >> bit) & 1u) << (length - 1 - bit);
+        for (int bit = 0; bit < length; ++bit)
+            reversed |= ((canonical >> bit) & 1u) << (length - 1 - bit);
         codes[symbol] = reversed;
     }
     return codes;
@@ -210,12 +216,13 @@ void write_block_header(const BlockCodes& codes, bool last, BitWriter& out)
     const std::vector<int> token_lengths = limited_code_lengths(token_counts, kLongestLengthCode);
     const std::vector<std::uint32_t> token_codes = reversed_canonical_codes(token_lengths);
     int sent_lengths = 19;  // of the code-length code, in kCodeLengthOrder; 4 at least
-    while (sent_lengths > 4 && token_lengths[kCodeLengthOrder[sent_lengths - 1]] == 0) --sent_lengths;
+    while (sent_lengths > 4 && token_lengths[kCodeLengthOrder[sent_lengths - 1]] == 0)
+        --sent_lengths;
 
-    out.put(last ? 1 : 0, 1);  // BFINAL
-    out.put(2, 2);             // BTYPE: dynamic Huffman codes
+    out.put(last ? 1 : 0, 1);                                       // BFINAL
+    out.put(2, 2);                                                  // BTYPE: dynamic Huffman codes
     out.put(static_cast<std::uint32_t>(literal_lengths - 257), 5);  // HLIT
-    out.put(2 - 1, 5);                                               // HDIST
+    out.put(2 - 1, 5);                                              // HDIST
     out.put(static_cast<std::uint32_t>(sent_lengths - 4), 4);       // HCLEN
     for (int i = 0; i < sent_lengths; ++i)
         out.put(static_cast<std::uint32_t>(token_lengths[kCodeLengthOrder[i]]), 3);

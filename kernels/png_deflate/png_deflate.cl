@@ -10,8 +10,9 @@
 #define LITERAL_LENGTH_SYMBOLS 286
 
 // RFC 1951 section 3.2.5: the first length of each length symbol 257..285, and its extra bits.
-__constant ushort length_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
-                                     31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+__constant ushort length_base[29] = {3,  4,  5,  6,  7,  8,   9,   10,  11,  13,
+                                     15, 17, 19, 23, 27, 31,  35,  43,  51,  59,
+                                     67, 83, 99, 115, 131, 163, 195, 227, 258};
 __constant uchar length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                      2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
 
@@ -188,17 +189,20 @@ __kernel void pack_cells(__global const uchar* bytes, uint size, __global const 
     const uint end = min(begin + CELL_BYTES, size);
     const ulong start = header_bits + first_bit[cell];
     uint word = (uint)(start / 32);
-    uint pending_bits = (uint)(start % 32);  // the word's lower bits are the neighbour's: zeros here
+    // The first word's lower bits are the neighbour's: zeros here, ORed in.
+    uint pending_bits = (uint)(start % 32);
     ulong pending = 0;
     bool first_word = true;
     for (uint at = begin; at < end;) {
         const Token token = next_token(bytes, at, end);
         const uint entry = codes[token.symbol];
-        put_bits(CODE_OF(entry), LENGTH_OF(entry), &pending, &pending_bits, &word, &first_word, words);
+        put_bits(CODE_OF(entry), LENGTH_OF(entry), &pending, &pending_bits, &word, &first_word,
+                 words);
         if (token.length > 1) {
             put_bits((uint)token.length - length_base[token.index], length_extra[token.index],
                      &pending, &pending_bits, &word, &first_word, words);
-            put_bits(distance_code, distance_bits, &pending, &pending_bits, &word, &first_word, words);
+            put_bits(distance_code, distance_bits, &pending, &pending_bits, &word, &first_word,
+                     words);
         }
         at += (uint)token.length;
     }

@@ -17,7 +17,10 @@ namespace {
 // The most bits a token can take: a 15-bit length code, 5 extra bits and the distance code's bit.
 constexpr std::size_t kMostBitsPerByte = 15;
 
-std::size_t cell_count(std::size_t size) { return (size + kCellBytes - 1) / kCellBytes; }
+std::size_t cell_count(std::size_t size)
+{
+    return (size + kCellBytes - 1) / kCellBytes;
+}
 
 std::size_t round_up(std::size_t value, std::size_t multiple)
 {
@@ -61,7 +64,8 @@ struct PngDeflateEncoder::Lane {
         if (size <= capacity) return;
         const std::size_t cells = cell_count(size);
         bytes = create_image_buffer(cl, mode, CL_MEM_READ_ONLY, size, "a PNG chunk");
-        histogram = cl::Buffer(cl.context, CL_MEM_READ_WRITE, kLiteralLengthSymbols * sizeof(cl_uint));
+        histogram =
+            cl::Buffer(cl.context, CL_MEM_READ_WRITE, kLiteralLengthSymbols * sizeof(cl_uint));
         codes = cl::Buffer(cl.context, CL_MEM_READ_ONLY, kLiteralLengthSymbols * sizeof(cl_uint));
         cell_bits = cl::Buffer(cl.context, CL_MEM_READ_WRITE, cells * sizeof(cl_uint));
         first_bit = cl::Buffer(cl.context, CL_MEM_READ_WRITE, (cells + 1) * sizeof(cl_ulong));
@@ -104,8 +108,8 @@ PngDeflateEncoder::PngDeflateEncoder(const OpenClContext& cl, std::size_t lanes)
     // memory than its CL_DEVICE_MAX_WORK_GROUP_SIZE).
     const Lane& lane = *lanes_.front();
     std::size_t largest = cl.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
-    for (const cl::Kernel* kernel : {&lane.count_symbols, &lane.count_cell_bits,
-                                     &lane.scan_cell_bits, &lane.pack_cells})
+    for (const cl::Kernel* kernel :
+         {&lane.count_symbols, &lane.count_cell_bits, &lane.scan_cell_bits, &lane.pack_cells})
         largest = std::min(largest, kernel->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cl.device));
     group_size_ = std::min<std::size_t>(64, largest);
     // The scan's one work-group: as wide as allowed, up to 256, a power of two.
@@ -207,11 +211,12 @@ void PngDeflateEncoder::compress_in(Lane& lane, const std::uint8_t* input, std::
     // 4. The block's bytes back, and its end written on the host.
     const std::uint64_t end_bit = header_bits + token_bits;
     std::vector<std::uint8_t> block(static_cast<std::size_t>((end_bit + 7) / 8));
-    download_bytes(lane.cl, lane.mode, lane.words, block.size(),
-                   [&](const unsigned char* data, std::size_t offset, std::size_t piece) {
-                       std::copy_n(data, piece, block.begin() + static_cast<std::ptrdiff_t>(offset));
-                   },
-                   "a PNG chunk's deflate block");
+    download_bytes(
+        lane.cl, lane.mode, lane.words, block.size(),
+        [&](const unsigned char* data, std::size_t offset, std::size_t piece) {
+            std::copy_n(data, piece, block.begin() + static_cast<std::ptrdiff_t>(offset));
+        },
+        "a PNG chunk's deflate block");
     BitWriter bits(std::move(block), end_bit);
     finish_chunk(codes, last, bits);
     const std::vector<std::uint8_t> bytes = bits.take();

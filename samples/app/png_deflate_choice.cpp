@@ -19,7 +19,10 @@ namespace {
 
 constexpr const char* kVariable = "SDK_PNG_DEFLATE";
 
-std::string cache_key(const OpenClContext& cl) { return "png_deflate " + device_key(cl.device); }
+std::string cache_key(const OpenClContext& cl)
+{
+    return "png_deflate " + device_key(cl.device);
+}
 
 // The device's encoder, built once per context (a batch's photos share one) and never destroyed:
 // releasing OpenCL objects from static destructors at exit races the runtime's own teardown.
@@ -59,7 +62,8 @@ DeflateRows edge_rows(std::vector<std::uint8_t>& pixels)
     rows.make_rows = [&pixels](std::size_t first, std::size_t count, std::uint8_t* out) {
         for (std::size_t y = first; y < first + count; ++y) {
             *out++ = 0;  // no filter: the bytes are already what a filter leaves
-            out = std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(y * kWidth), kWidth, out);
+            out =
+                std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(y * kWidth), kWidth, out);
         }
     };
     return rows;
@@ -71,8 +75,10 @@ double median_seconds(const DeflateRows& rows, const DeflateChunking& chunking)
     std::vector<double> seconds;
     for (int run = 0; run < 3; ++run) {
         const auto start = std::chrono::steady_clock::now();
-        deflate_rows(rows, [](const std::uint8_t*, std::size_t) {}, chunking);
-        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        deflate_rows(
+            rows, [](const std::uint8_t*, std::size_t) {}, chunking);
+        seconds.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     std::sort(seconds.begin(), seconds.end());
     return seconds[1];
@@ -84,7 +90,8 @@ PngDeflatePlace measure(const OpenClContext& cl)
     const DeflateRows rows = edge_rows(pixels);
     DeflateChunking device;
     device.compress_chunk = device_compressor(encoder_for(cl));
-    deflate_rows(rows, [](const std::uint8_t*, std::size_t) {}, device);  // compiles, allocates
+    deflate_rows(
+        rows, [](const std::uint8_t*, std::size_t) {}, device);  // compiles, allocates
     const double device_seconds = median_seconds(rows, device);
     const double host_seconds = median_seconds(rows, DeflateChunking{});
     return device_seconds < host_seconds ? PngDeflatePlace::device : PngDeflatePlace::host;
@@ -92,7 +99,10 @@ PngDeflatePlace measure(const OpenClContext& cl)
 
 }  // namespace
 
-std::string place_name(PngDeflatePlace place) { return place == PngDeflatePlace::device ? "device" : "host"; }
+std::string place_name(PngDeflatePlace place)
+{
+    return place == PngDeflatePlace::device ? "device" : "host";
+}
 
 PngDeflatePlace choose_png_deflate(const OpenClContext& cl)
 {
@@ -102,7 +112,8 @@ PngDeflatePlace choose_png_deflate(const OpenClContext& cl)
     const bool can_run = PngDeflateEncoder::unavailable(cl.device).empty();
     if (wanted == "device") return can_run ? PngDeflatePlace::device : PngDeflatePlace::host;
     if (wanted != "" && wanted != "measure")
-        throw UsageError(std::string(kVariable) + "='" + wanted + "': expected host, device or measure");
+        throw UsageError(std::string(kVariable) + "='" + wanted +
+                         "': expected host, device or measure");
     if (!can_run) return PngDeflatePlace::host;
     const std::filesystem::path cache = tuning_cache_path();
     if (const auto cached = read_tuning_entry(cache, cache_key(cl)))

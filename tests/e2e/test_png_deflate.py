@@ -54,7 +54,8 @@ def decode_png(path):
     while at < len(data):
         length, kind = struct.unpack(">I4s", data[at:at + 8])
         body = data[at + 8:at + 8 + length]
-        assert zlib.crc32(kind + body) == struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0]
+        crc = struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0]
+        assert zlib.crc32(kind + body) == crc
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", body[:10])
             assert depth == 8

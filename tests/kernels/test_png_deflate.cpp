@@ -87,8 +87,8 @@ TEST(PngDeflate, SameBitsAsTheReference)
 
 TEST(PngDeflate, PngThroughTheDeviceDecodesToThePixels)
 {
-    for (const test::Size& size : {test::Size{1, 1}, test::Size{2, 3}, test::Size{17, 5},
-                                   test::Size{61, 37}}) {
+    for (const test::Size& size :
+         {test::Size{1, 1}, test::Size{2, 3}, test::Size{17, 5}, test::Size{61, 37}}) {
         SCOPED_TRACE(test::size_name(size));
         Image image = test::random_grey_image(size.width, size.height, 3);
         for (std::size_t i = 0; i < image.pixels.size(); i += 3) image.pixels[i] = 0;  // some runs
@@ -102,7 +102,9 @@ TEST(PngDeflate, PngThroughTheDeviceDecodesToThePixels)
         Bytes png;
         write_png_stream(
             image,
-            [&](const std::uint8_t* data, std::size_t count) { png.insert(png.end(), data, data + count); },
+            [&](const std::uint8_t* data, std::size_t count) {
+                png.insert(png.end(), data, data + count);
+            },
             chunking);
         const Image decoded = decode_png(png.data(), png.size(), "device.png");
         EXPECT_EQ(decoded.width, image.width);

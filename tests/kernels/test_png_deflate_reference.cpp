@@ -30,7 +30,8 @@ Bytes inflate_raw(const Bytes& blocks, const Bytes& input)
     Bytes stream{0x78, 0x01};
     stream.insert(stream.end(), blocks.begin(), blocks.end());
     const uLong adler = adler32_z(adler32(0, nullptr, 0), input.data(), input.size());
-    for (int shift = 24; shift >= 0; shift -= 8) stream.push_back(static_cast<std::uint8_t>(adler >> shift));
+    for (int shift = 24; shift >= 0; shift -= 8)
+        stream.push_back(static_cast<std::uint8_t>(adler >> shift));
     Bytes out(input.size() + 1);  // one spare byte: too much data shows
     uLongf out_size = out.size();
     uLong read = stream.size();
@@ -56,7 +57,8 @@ Bytes runs_of_all_lengths()
     std::mt19937 generator(7);
     for (int run : {1, 2, 3, 4, 5, 255, 256, 257, 258, 259, 260, 515, 516, 517, 1000, 5000}) {
         bytes.push_back(static_cast<std::uint8_t>(1 + generator() % 255));
-        bytes.insert(bytes.end(), static_cast<std::size_t>(run), static_cast<std::uint8_t>(run % 3));
+        bytes.insert(bytes.end(), static_cast<std::size_t>(run),
+                     static_cast<std::uint8_t>(run % 3));
     }
     return bytes;
 }
@@ -154,7 +156,10 @@ sdk::Image photo_like_image(std::size_t width, std::size_t height, int channels,
         for (std::size_t x = 0; x < width; ++x)
             for (int channel = 0; channel < channels; ++channel)
                 image.pixels[at++] = static_cast<std::uint8_t>(
-                    128 + 100 * std::sin((static_cast<double>(x) + 3.0 * static_cast<double>(y)) / 40.0 + channel) + noise(generator));
+                    128 +
+                    100 * std::sin((static_cast<double>(x) + 3.0 * static_cast<double>(y)) / 40.0 +
+                                   channel) +
+                    noise(generator));
     return image;
 }
 
@@ -162,7 +167,10 @@ Bytes encode(const sdk::Image& image, const sdk::DeflateChunking& chunking)
 {
     Bytes png;
     sdk::write_png_stream(
-        image, [&](const std::uint8_t* data, std::size_t size) { png.insert(png.end(), data, data + size); },
+        image,
+        [&](const std::uint8_t* data, std::size_t size) {
+            png.insert(png.end(), data, data + size);
+        },
         chunking);
     return png;
 }
