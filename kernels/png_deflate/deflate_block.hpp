@@ -20,6 +20,7 @@ namespace sdk {
 // deflate could have made it: a zero run costs one match per 258 bytes, as with zlib.
 constexpr std::size_t kCellBytes = 258;
 constexpr int kShortestMatch = 3;
+constexpr std::size_t kLongestMatch = 258;
 
 // Literal/length symbols: 0..255 literals, 256 end of block, 257..285 match lengths.
 constexpr int kLiteralLengthSymbols = 286;

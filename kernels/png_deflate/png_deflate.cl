@@ -22,28 +22,59 @@ typedef struct {
     int index;   // a match's row in length_base
 } Token;
 
-// The token at `at`: a match when at least 3 bytes from `at` to the cell's end repeat the byte
-// before `at` (the chunk's first byte has none), else a literal.
-// [Next token]
-Token next_token(__global const uchar* bytes, uint at, uint cell_end)
+#define LONGEST_MATCH 258
+
+// Whether `at` starts a run: the first of bytes that repeat the byte before them.
+bool starts_run(__global const uchar* bytes, uint at)
 {
-    // The bytes left in the cell, counted once: a loop bound of `at + run < cell_end` lets
-    // LLVM use a saturating subtraction that oclgrind 21.10 cannot run.
-    const uint left = cell_end - at;
+    return at >= 1 && bytes[at] == bytes[at - 1] && (at == 1 || bytes[at - 1] != bytes[at - 2]);
+}
+
+// How many bytes from `at` on, before `end`, repeat the byte before `at`. The bytes left are
+// counted once: a loop bound of `at + run < end` lets LLVM use a saturating subtraction that
+// oclgrind 21.10 cannot run.
+uint repeats(__global const uchar* bytes, uint at, uint end)
+{
+    const uint left = end - at;
     uint run = 0;
-    if (at > 0)
-        while (run < left && bytes[at + run] == bytes[at - 1]) ++run;
+    while (run < left && bytes[at + run] == bytes[at - 1]) ++run;
+    return run;
+}
+
+// The token at `at`: a match when at least 3 bytes repeat the byte before `at`, else a literal.
+// A run's first match may reach past the cell's end, as far as deflate allows, so that a cell
+// boundary does not cut a short run in two; later pieces of a long run end at the cell's end.
+// [Next token]
+Token next_token(__global const uchar* bytes, uint at, uint cell_end, uint size)
+{
     Token token = {bytes[at], 1, 0};
-    if (run >= 3) {
-        int index = 28;
-        while (length_base[index] > run) --index;
-        token.symbol = 257 + index;
-        token.length = (int)run;
-        token.index = index;
+    if (at > 0 && bytes[at] == bytes[at - 1]) {
+        const uint end = starts_run(bytes, at) ? min(size, at + LONGEST_MATCH) : cell_end;
+        const uint run = repeats(bytes, at, end);
+        if (run >= 3) {
+            int index = 28;
+            while (length_base[index] > run) --index;
+            token.symbol = 257 + index;
+            token.length = (int)run;
+            token.index = index;
+        }
     }
     return token;
 }
 // [Next token]
+
+// Where the cell starting at `begin` has its first token: after a match from the cell before
+// that reaches into it, if one does. A run's start is always a token's, so the cell finds that
+// match by looking back for its run's start, at most one cell back.
+uint first_token(__global const uchar* bytes, uint begin, uint size)
+{
+    if (begin == 0 || bytes[begin] != bytes[begin - 1]) return begin;
+    uint start = begin;
+    while (start > 1 && start + CELL_BYTES > begin && bytes[start - 1] == bytes[start - 2]) --start;
+    if (start == begin || !starts_run(bytes, start)) return begin;
+    const uint run = repeats(bytes, start, min(size, start + LONGEST_MATCH));
+    return run >= 3 ? max(begin, start + run) : begin;
+}
 
 // A code table entry: the bit-reversed code in the low 16 bits, its length above.
 #define CODE_OF(entry) ((entry) & 0xFFFFu)
@@ -69,18 +100,18 @@ __kernel void count_symbols(__global const uchar* bytes, uint size, __global uin
         // would wait on the others.
         const uint end = min(begin + CELL_BYTES, size);
         int symbol = -1;
-        uint repeats = 0;
-        for (uint at = begin; at < end;) {
-            const Token token = next_token(bytes, at, end);
+        uint count = 0;
+        for (uint at = first_token(bytes, begin, size); at < end;) {
+            const Token token = next_token(bytes, at, end, size);
             if (token.symbol != symbol) {
-                if (repeats != 0) atomic_add(&group_histogram[symbol], repeats);
+                if (count != 0) atomic_add(&group_histogram[symbol], count);
                 symbol = token.symbol;
-                repeats = 0;
+                count = 0;
             }
-            ++repeats;
+            ++count;
             at += (uint)token.length;
         }
-        atomic_add(&group_histogram[symbol], repeats);
+        if (count != 0) atomic_add(&group_histogram[symbol], count);  // 0: the cell was covered
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint s = get_local_id(0); s < LITERAL_LENGTH_SYMBOLS; s += get_local_size(0))
@@ -108,8 +139,8 @@ __kernel void count_cell_bits(__global const uchar* bytes, uint size, __global c
     if (begin >= size) return;
     const uint end = min(begin + CELL_BYTES, size);
     uint bits = 0;
-    for (uint at = begin; at < end;) {
-        const Token token = next_token(bytes, at, end);
+    for (uint at = first_token(bytes, begin, size); at < end;) {
+        const Token token = next_token(bytes, at, end, size);
         bits += token_bits(token, codes, distance_bits);
         at += (uint)token.length;
     }
@@ -193,8 +224,8 @@ __kernel void pack_cells(__global const uchar* bytes, uint size, __global const 
     uint pending_bits = (uint)(start % 32);
     ulong pending = 0;
     bool first_word = true;
-    for (uint at = begin; at < end;) {
-        const Token token = next_token(bytes, at, end);
+    for (uint at = first_token(bytes, begin, size); at < end;) {
+        const Token token = next_token(bytes, at, end, size);
         const uint entry = codes[token.symbol];
         put_bits(CODE_OF(entry), LENGTH_OF(entry), &pending, &pending_bits, &word, &first_word,
                  words);

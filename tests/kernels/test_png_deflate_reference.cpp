@@ -13,7 +13,9 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -100,6 +102,25 @@ TEST(PngDeflateReference, ChunksJoinIntoOneStream)
     EXPECT_EQ(inflate_raw(stream, expected), expected);
 }
 
+// A run that starts in one cell and ends in the next is one match, owned by the first cell, and
+// the next cell starts after it; a run longer than deflate's longest match is cut at the
+// cells' ends.
+TEST(PngDeflateReference, ARunAcrossACellBoundaryIsOneMatch)
+{
+    Bytes input(2 * sdk::kCellBytes);
+    for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<std::uint8_t>(i % 251);
+    const std::size_t run_start = sdk::kCellBytes - 10;
+    std::fill(input.begin() + run_start, input.begin() + run_start + 41, std::uint8_t{7});
+    const sdk::SymbolCounts counts = sdk::count_symbols_reference(input.data(), input.size());
+    const sdk::LengthSymbol forty = sdk::length_symbol(40);
+    EXPECT_EQ(counts[forty.symbol], 1u);
+    EXPECT_EQ(std::accumulate(counts.begin() + 257, counts.end(), 0u), 1u) << "one match only";
+    EXPECT_EQ(sdk::first_token(input.data(), sdk::kCellBytes, input.size()), run_start + 1 + 40);
+
+    const Bytes zeros(3 * sdk::kCellBytes, 0);
+    EXPECT_EQ(sdk::first_token(zeros.data(), 2 * sdk::kCellBytes, zeros.size()), 2 * sdk::kCellBytes);
+}
+
 TEST(PngDeflateReference, RefusesAnEmptyChunk)
 {
     Bytes stream;
@@ -134,14 +155,17 @@ TEST(PngDeflateReference, CodeLengthsAreLimitedAndComplete)
     EXPECT_EQ(one, (std::vector<int>{1, 0, 1, 0}));
 }
 
-sdk::Image edge_like_image(std::size_t width, std::size_t height, unsigned seed)
+// Mostly zero, with thin bright lines every `spacing` pixels and noise on one pixel in `noise`:
+// a Sobel magnitude of a textured photo (dense) or of one with flat regions (sparse: zero runs,
+// which only run-length matches shrink).
+sdk::Image edge_like_image(std::size_t width, std::size_t height, std::size_t spacing,
+                           unsigned noise, unsigned seed)
 {
-    // Mostly zero, with thin bright lines and some noise on them: a Sobel magnitude of a photo.
     sdk::Image image{width, height, 1, Bytes(width * height, 0)};
     std::mt19937 generator(seed);
     for (std::size_t y = 0; y < height; ++y)
         for (std::size_t x = 0; x < width; ++x)
-            if ((x * 7 + y * 3) % 61 < 3 || (x + 2 * y) % 97 == 0 || generator() % 50 == 0)
+            if ((x * 7 + y * 3) % spacing < 3 || generator() % noise == 0)
                 image.pixels[y * width + x] = static_cast<std::uint8_t>(40 + generator() % 200);
     return image;
 }
@@ -205,7 +229,9 @@ TEST(PngDeflateReference, PngDecodesToThePixels)
 TEST(PngDeflateReference, SizeWithinTenPercentOfZlib)
 {
     const std::pair<const char*, sdk::Image> images[] = {
-        {"edge", edge_like_image(1024, 768, 11)}, {"photo", photo_like_image(1024, 768, 3, 12)}};
+        {"edge", edge_like_image(1024, 768, 61, 50, 11)},
+        {"sparse edge", edge_like_image(1024, 768, 1021, 5000, 13)},
+        {"photo", photo_like_image(1024, 768, 3, 12)}};
     for (const auto& [name, image] : images) {
         sdk::DeflateChunking zlib_chunks;
         zlib_chunks.threads = 2;
