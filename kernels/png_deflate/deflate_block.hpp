@@ -13,11 +13,12 @@ namespace sdk {
 // block header and a bit writer. The device does the per-byte work (png_deflate.cl); everything
 // here is per chunk, on the host.
 
-// A chunk is cut into cells of this many bytes, one work-item each. A cell is tokenised on its
-// own: a byte that repeats the byte before it (in the chunk, even across the cell's start) starts
-// a run-length match (distance 1) when at least 3 bytes in a row do, as zlib's Z_RLE does, else
-// it is a literal. 258 is deflate's longest match, so a cell never cuts a match shorter than
-// deflate could have made it: a zero run costs one match per 258 bytes, as with zlib.
+// A chunk is cut into cells of this many bytes, one work-item each, which finds its tokens
+// without waiting for the cells before it: a byte that repeats the byte before it starts a
+// run-length match (distance 1) when at least 3 bytes in a row do, as zlib's Z_RLE does, else
+// it is a literal. A run's first match may reach into the next cell (which looks back for it,
+// png_deflate_reference.hpp's first_token); later pieces of a long run end at cell ends, so
+// with cells of deflate's longest match a zero run costs one match per 258 bytes, as with zlib.
 constexpr std::size_t kCellBytes = 258;
 constexpr int kShortestMatch = 3;
 constexpr std::size_t kLongestMatch = 258;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The per-byte half of a chunk's dynamic-Huffman deflate block (docs/png_deflate.md). The chunk
-// is cut into cells of CELL_BYTES bytes, one work-item each, every cell tokenised alone (a
+// is cut into cells of CELL_BYTES bytes, one work-item each, each finding its own tokens (a
 // literal, or a run of at least 3 bytes equal to the byte before them as a distance-1 match);
 // the kernels walk the cells three times: to count the symbols (the host then builds the codes),
 // to count each cell's bits, and, after a scan has turned those into each cell's first bit, to
