@@ -176,9 +176,15 @@ public:
     static void write_one_chunk(const DeflateRows& rows, const StreamWriter& write,
                                 const ChunkCompressor& compress_chunk)
     {
+        std::vector<std::uint8_t> compressed(std::begin(kZlibHeader), std::end(kZlibHeader));
+        if (rows.compress_rows) {
+            const uLong adler = rows.compress_rows(0, rows.row_count, true, compressed);
+            append_trailer(compressed, adler);
+            write(compressed.data(), compressed.size());
+            return;
+        }
         std::vector<std::uint8_t> input(rows.row_count * rows.row_bytes);
         rows.make_rows(0, rows.row_count, input.data());
-        std::vector<std::uint8_t> compressed(std::begin(kZlibHeader), std::end(kZlibHeader));
         if (compress_chunk)
             compress_chunk(input.data(), input.size(), true, compressed);
         else
@@ -212,21 +218,27 @@ private:
                 chunk = next_chunk_++;
             }
             uLong adler = 0;
+            std::size_t input_bytes = 0;
             std::exception_ptr error;
             try {
                 const std::size_t first_row = chunk * chunk_rows_;
                 const std::size_t count = std::min(chunk_rows_, rows_.row_count - first_row);
-                input.resize(count * rows_.row_bytes);
-                rows_.make_rows(first_row, count, input.data());
-                adler = adler32_z(adler32(0, nullptr, 0), input.data(), input.size());
                 compressed.clear();
                 if (chunk == 0) compressed.assign(std::begin(kZlibHeader), std::end(kZlibHeader));
                 const bool last = chunk + 1 == chunk_count_;
-                if (compress_chunk_) {
-                    compress_chunk_(input.data(), input.size(), last, compressed);
+                input_bytes = count * rows_.row_bytes;
+                if (rows_.compress_rows) {
+                    adler = rows_.compress_rows(first_row, count, last, compressed);
                 } else {
-                    if (!deflater) deflater = std::make_unique<Deflater>();
-                    deflater->compress(input, last, compressed);
+                    input.resize(input_bytes);
+                    rows_.make_rows(first_row, count, input.data());
+                    adler = adler32_z(adler32(0, nullptr, 0), input.data(), input.size());
+                    if (compress_chunk_) {
+                        compress_chunk_(input.data(), input.size(), last, compressed);
+                    } else {
+                        if (!deflater) deflater = std::make_unique<Deflater>();
+                        deflater->compress(input, last, compressed);
+                    }
                 }
             } catch (...) {
                 error = std::current_exception();
@@ -236,7 +248,7 @@ private:
             slot.chunk = chunk;
             slot.compressed.swap(compressed);
             slot.adler = adler;
-            slot.input_bytes = input.size();
+            slot.input_bytes = input_bytes;
             slot.error = error;
             slot.ready = true;
             changed_.notify_all();

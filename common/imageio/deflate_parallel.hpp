@@ -19,10 +19,18 @@ namespace sdk {
 // `write` receives the stream's bytes in order, on the calling thread, in pieces no larger than
 // a compressed chunk plus the 2-byte header and 4-byte trailer; an exception it throws (a full
 // disk) stops the workers and leaves through deflate_rows, as does one from make_rows.
+//
+// `compress_rows`, when set, replaces both make_rows and the chunk's compression: an encoder that
+// makes the rows itself where it compresses them (the device's, which filters the pixels it
+// uploads) appends the chunk's deflate blocks to `out` as a ChunkCompressor does (below) and
+// returns the Adler-32 of the rows it compressed.
 struct DeflateRows {
     std::size_t row_count = 0;
     std::size_t row_bytes = 0;
     std::function<void(std::size_t first_row, std::size_t count, std::uint8_t* out)> make_rows;
+    std::function<std::uint32_t(std::size_t first_row, std::size_t count, bool last,
+                                std::vector<std::uint8_t>& out)>
+        compress_rows;
 };
 using StreamWriter = std::function<void(const std::uint8_t* data, std::size_t size)>;
 

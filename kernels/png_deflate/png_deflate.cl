@@ -76,6 +76,50 @@ uint first_token(__global const uchar* bytes, uint begin, uint size)
     return run >= 3 ? max(begin, start + run) : begin;
 }
 
+/**
+ * The PNG row filter Up, as common/imageio/png_writer.cpp's filter_png_rows_up: each of `rows`
+ * rows a filter byte (2) and each byte minus the byte above it, one work-item per byte.
+ * @param pixels the rows' pixels, `row_bytes` apart, after the row above them when `has_above`
+ *        (else the first row is the image's, filtered against zeros)
+ * @param bytes the filtered rows, rows * (row_bytes + 1) bytes
+ */
+__kernel void filter_rows_up(__global const uchar* pixels, uint row_bytes, uint rows,
+                             uint has_above, __global uchar* bytes)
+{
+    const uint at = (uint)get_global_id(0);
+    const uint line = row_bytes + 1;
+    if (at >= rows * line) return;
+    const uint y = at / line + has_above;  // the row in `pixels`
+    const uint x = at % line;
+    if (x == 0) {
+        bytes[at] = 2;
+        return;
+    }
+    const uint source = y * row_bytes + x - 1;
+    bytes[at] = (uchar)(pixels[source] - (y > 0 ? pixels[source - row_bytes] : 0));
+}
+
+/**
+ * Each cell's Adler-32 (RFC 1950), as if the cell were all the data: the host combines them
+ * with zlib's adler32_combine. A cell's sums fit in 32 bits before their remainders: at most
+ * 1 + 258 x 255 and 258 times that.
+ * @param cell_adler one Adler-32 per cell
+ */
+__kernel void adler_cells(__global const uchar* bytes, uint size, __global uint* cell_adler)
+{
+    const uint cell = (uint)get_global_id(0);
+    const uint begin = cell * CELL_BYTES;
+    if (begin >= size) return;
+    const uint end = min(begin + CELL_BYTES, size);
+    uint a = 1;
+    uint b = 0;
+    for (uint at = begin; at < end; ++at) {
+        a += bytes[at];
+        b += a;
+    }
+    cell_adler[cell] = (b % 65521) << 16 | (a % 65521);
+}
+
 // A code table entry: the bit-reversed code in the low 16 bits, its length above.
 #define CODE_OF(entry) ((entry) & 0xFFFFu)
 #define LENGTH_OF(entry) ((entry) >> 16)

@@ -6,6 +6,8 @@
 #include "common/runtime/transfers.hpp"
 #include "kernels/png_deflate/deflate_block.hpp"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -55,7 +57,9 @@ struct PngDeflateEncoder::Lane {
           count_symbols(create_kernel(program, "count_symbols")),
           count_cell_bits(create_kernel(program, "count_cell_bits")),
           scan_cell_bits(create_kernel(program, "scan_cell_bits")),
-          pack_cells(create_kernel(program, "pack_cells"))
+          pack_cells(create_kernel(program, "pack_cells")),
+          filter_rows_up(create_kernel(program, "filter_rows_up")),
+          adler_cells(create_kernel(program, "adler_cells"))
     {
         cl.queue = cl::CommandQueue(cl.context, cl.device, cl.queue.getInfo<CL_QUEUE_PROPERTIES>());
     }
@@ -63,7 +67,8 @@ struct PngDeflateEncoder::Lane {
     {
         if (size <= capacity) return;
         const std::size_t cells = cell_count(size);
-        bytes = create_image_buffer(cl, mode, CL_MEM_READ_ONLY, size, "a PNG chunk");
+        // Read-write: the rows filtered on the device land here too.
+        bytes = create_image_buffer(cl, mode, CL_MEM_READ_WRITE, size, "a PNG chunk");
         histogram =
             cl::Buffer(cl.context, CL_MEM_READ_WRITE, kLiteralLengthSymbols * sizeof(cl_uint));
         codes = cl::Buffer(cl.context, CL_MEM_READ_ONLY, kLiteralLengthSymbols * sizeof(cl_uint));
@@ -71,7 +76,14 @@ struct PngDeflateEncoder::Lane {
         first_bit = cl::Buffer(cl.context, CL_MEM_READ_WRITE, (cells + 1) * sizeof(cl_ulong));
         words = create_image_buffer(cl, mode, CL_MEM_READ_WRITE, block_bytes_at_most(size),
                                     "a PNG chunk's deflate block");
+        cell_adler = cl::Buffer(cl.context, CL_MEM_WRITE_ONLY, cells * sizeof(cl_uint));
         capacity = size;
+    }
+    void reserve_pixels(std::size_t pixel_bytes)
+    {
+        if (pixel_bytes <= pixel_capacity) return;
+        pixels = create_image_buffer(cl, mode, CL_MEM_READ_ONLY, pixel_bytes, "a PNG chunk's pixels");
+        pixel_capacity = pixel_bytes;
     }
     void run(cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local)
     {
@@ -86,7 +98,12 @@ struct PngDeflateEncoder::Lane {
     cl::Kernel count_cell_bits;
     cl::Kernel scan_cell_bits;
     cl::Kernel pack_cells;
-    std::size_t capacity = 0;  // bytes the buffers are sized for
+    cl::Kernel filter_rows_up;
+    cl::Kernel adler_cells;
+    std::size_t capacity = 0;        // chunk bytes the buffers are sized for
+    std::size_t pixel_capacity = 0;  // pixel bytes `pixels` holds
+    cl::Buffer pixels;
+    cl::Buffer cell_adler;
     cl::Buffer bytes;
     cl::Buffer histogram;
     cl::Buffer codes;
@@ -109,7 +126,8 @@ PngDeflateEncoder::PngDeflateEncoder(const OpenClContext& cl, std::size_t lanes)
     const Lane& lane = *lanes_.front();
     std::size_t largest = cl.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
     for (const cl::Kernel* kernel :
-         {&lane.count_symbols, &lane.count_cell_bits, &lane.scan_cell_bits, &lane.pack_cells})
+         {&lane.count_symbols, &lane.count_cell_bits, &lane.scan_cell_bits, &lane.pack_cells,
+          &lane.filter_rows_up, &lane.adler_cells})
         largest = std::min(largest, kernel->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cl.device));
     group_size_ = std::min<std::size_t>(64, largest);
     // The scan's one work-group: as wide as allowed, up to 256, a power of two.
@@ -119,12 +137,9 @@ PngDeflateEncoder::PngDeflateEncoder(const OpenClContext& cl, std::size_t lanes)
 
 PngDeflateEncoder::~PngDeflateEncoder() = default;
 
-void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bool last,
-                                 std::vector<std::uint8_t>& out)
+template <typename Work>
+auto PngDeflateEncoder::on_a_lane(const Work& work)
 {
-    if (size == 0) throw std::invalid_argument("PNG deflate on the device: an empty chunk");
-    if (size > UINT32_MAX / kMostBitsPerByte)
-        throw std::invalid_argument("PNG deflate on the device: a chunk over 256 MiB");
     Lane* lane = nullptr;
     {
         std::unique_lock<std::mutex> lock(mutex_);
@@ -146,9 +161,9 @@ void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bo
         }
     } release{*this, lane};
     try {
-        compress_in(*lane, input, size, last, out);
+        return work(*lane);
     } catch (...) {
-        // Nothing of this chunk may still be in flight: the caller frees `input` next.
+        // Nothing of this chunk may still be in flight: the caller frees its input next.
         try {
             lane->cl.queue.finish();
         } catch (...) {
@@ -157,10 +172,70 @@ void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bo
     }
 }
 
-void PngDeflateEncoder::compress_in(Lane& lane, const std::uint8_t* input, std::size_t size,
-                                    bool last, std::vector<std::uint8_t>& out)
+namespace {
+
+void check_chunk_size(std::size_t size)
 {
-    lane.reserve(size);
+    if (size == 0) throw std::invalid_argument("PNG deflate on the device: an empty chunk");
+    if (size > UINT32_MAX / kMostBitsPerByte)
+        throw std::invalid_argument("PNG deflate on the device: a chunk over 256 MiB");
+}
+
+}  // namespace
+
+void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bool last,
+                                 std::vector<std::uint8_t>& out)
+{
+    check_chunk_size(size);
+    on_a_lane([&](Lane& lane) {
+        lane.reserve(size);
+        upload_bytes(lane.cl, lane.mode, lane.bytes, input, size, "a PNG chunk");
+        compress_in(lane, size, last, out);
+    });
+}
+
+std::uint32_t PngDeflateEncoder::compress_rows(const Image& image, std::size_t first_row,
+                                               std::size_t count, bool last,
+                                               std::vector<std::uint8_t>& out)
+{
+    const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
+    const std::size_t size = count * (row_bytes + 1);
+    check_chunk_size(size);
+    if (first_row + count > image.height)
+        throw std::invalid_argument("PNG deflate on the device: rows past the image");
+    return on_a_lane([&](Lane& lane) {
+        // The rows and the one above them (what Up subtracts), filtered on the device.
+        const std::size_t above = first_row > 0 ? 1 : 0;
+        const std::size_t pixel_bytes = (count + above) * row_bytes;
+        lane.reserve(size);
+        lane.reserve_pixels(pixel_bytes);
+        upload_bytes(lane.cl, lane.mode, lane.pixels,
+                     image.pixels.data() + (first_row - above) * row_bytes, pixel_bytes,
+                     "a PNG chunk's pixels");
+        const cl::NDRange group(group_size_);
+        set_args(lane.filter_rows_up, lane.pixels, static_cast<cl_uint>(row_bytes),
+                 static_cast<cl_uint>(count), static_cast<cl_uint>(above), lane.bytes);
+        lane.run(lane.filter_rows_up, cl::NDRange(round_up(size, group_size_)), group);
+        // The filtered rows' Adler-32, a cell at a time, combined on the host below.
+        const std::size_t cells = cell_count(size);
+        set_args(lane.adler_cells, lane.bytes, static_cast<cl_uint>(size), lane.cell_adler);
+        lane.run(lane.adler_cells, cl::NDRange(round_up(cells, group_size_)), group);
+        std::vector<cl_uint> cell_adler(cells);
+        lane.cl.queue.enqueueReadBuffer(lane.cell_adler, CL_TRUE, 0, cells * sizeof(cl_uint),
+                                        cell_adler.data());
+        compress_in(lane, size, last, out);
+        uLong adler = adler32(0, nullptr, 0);
+        for (std::size_t cell = 0; cell < cells; ++cell) {
+            const std::size_t bytes = std::min(kCellBytes, size - cell * kCellBytes);
+            adler = adler32_combine(adler, cell_adler[cell], static_cast<z_off_t>(bytes));
+        }
+        return static_cast<std::uint32_t>(adler);
+    });
+}
+
+void PngDeflateEncoder::compress_in(Lane& lane, std::size_t size, bool last,
+                                    std::vector<std::uint8_t>& out)
+{
     cl::CommandQueue& queue = lane.cl.queue;
     const std::size_t cells = cell_count(size);
     const cl::NDRange per_cell(round_up(cells, group_size_));
@@ -168,7 +243,6 @@ void PngDeflateEncoder::compress_in(Lane& lane, const std::uint8_t* input, std::
     const cl_uint chunk_size = static_cast<cl_uint>(size);
 
     // 1. The symbol counts, back to the host for the codes.
-    upload_bytes(lane.cl, lane.mode, lane.bytes, input, size, "a PNG chunk");
     queue.enqueueFillBuffer(lane.histogram, cl_uint{0}, 0, kLiteralLengthSymbols * sizeof(cl_uint));
     set_args(lane.count_symbols, lane.bytes, chunk_size, lane.histogram,
              cl::Local(kLiteralLengthSymbols * sizeof(cl_uint)));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "common/imageio/image.hpp"
 #include "common/runtime/device.hpp"
 #include "common/runtime/opencl.hpp"
 
@@ -32,6 +33,12 @@ public:
     void compress(const std::uint8_t* input, std::size_t size, bool last,
                   std::vector<std::uint8_t>& out);
 
+    // The same for rows [first_row, first_row + count) of `image`, filtered on the device with
+    // Up as the PNG writer filters (filter_png_rows_up), returning the Adler-32 of the filtered
+    // rows, computed on the device per cell: a PngRowsEncoder (common/imageio/png_writer.hpp).
+    std::uint32_t compress_rows(const Image& image, std::size_t first_row, std::size_t count,
+                                bool last, std::vector<std::uint8_t>& out);
+
     // Why this device cannot run the encoder, or "" when it can: the packed words are read back
     // as bytes, so the device must store them little-endian, as deflate orders its bits.
     static std::string unavailable(const cl::Device& device);
@@ -42,8 +49,11 @@ public:
 
 private:
     struct Lane;
-    void compress_in(Lane& lane, const std::uint8_t* input, std::size_t size, bool last,
-                     std::vector<std::uint8_t>& out);
+    // Runs `work` on a free lane, waiting for one; the lane is free again however it ends.
+    template <typename Work>
+    auto on_a_lane(const Work& work);
+    // The block of the `size` bytes already in the lane's chunk buffer.
+    void compress_in(Lane& lane, std::size_t size, bool last, std::vector<std::uint8_t>& out);
 
     OpenClContext cl_;
     cl::Program program_;

@@ -39,44 +39,53 @@ PngDeflateEncoder& encoder_for(const OpenClContext& cl)
     return *encoder;
 }
 
-ChunkCompressor device_compressor(PngDeflateEncoder& encoder)
+PngRowsEncoder device_encoder(PngDeflateEncoder& encoder)
 {
-    return [&encoder](const std::uint8_t* input, std::size_t size, bool last,
-                      std::vector<std::uint8_t>& out) { encoder.compress(input, size, last, out); };
+    return [&encoder](const Image& image, std::size_t first_row, std::size_t count, bool last,
+                      std::vector<std::uint8_t>& out) {
+        return encoder.compress_rows(image, first_row, count, last, out);
+    };
 }
 
-// An edge image's filtered rows, as the writer hands them over: mostly zero, thin lines of
-// varied bytes. 2048 rows of 2049 bytes: several of the writer's chunks on any machine.
-DeflateRows edge_rows(std::vector<std::uint8_t>& pixels)
+// An edge image: mostly zero, thin lines of varied bytes. 2048x2048: several of the writer's
+// chunks on any machine.
+Image edge_image()
 {
-    constexpr std::size_t kWidth = 2048, kHeight = 2048;
-    pixels.assign(kWidth * kHeight, 0);
+    constexpr std::size_t kSide = 2048;
+    Image image{kSide, kSide, 1, std::vector<std::uint8_t>(kSide * kSide, 0)};
     std::mt19937 generator(1);
-    for (std::size_t y = 0; y < kHeight; ++y)
-        for (std::size_t x = 0; x < kWidth; ++x)
+    for (std::size_t y = 0; y < kSide; ++y)
+        for (std::size_t x = 0; x < kSide; ++x)
             if ((x * 7 + y * 3) % 61 < 3 || generator() % 50 == 0)
-                pixels[y * kWidth + x] = static_cast<std::uint8_t>(generator());
+                image.pixels[y * kSide + x] = static_cast<std::uint8_t>(generator());
+    return image;
+}
+
+// The image's rows as the PNG writer hands them to deflate_rows: filtered on the host and
+// compressed by zlib, or both by `encoder`.
+DeflateRows png_rows(const Image& image, const PngRowsEncoder& encoder)
+{
     DeflateRows rows;
-    rows.row_count = kHeight;
-    rows.row_bytes = kWidth + 1;
-    rows.make_rows = [&pixels](std::size_t first, std::size_t count, std::uint8_t* out) {
-        for (std::size_t y = first; y < first + count; ++y) {
-            *out++ = 0;  // no filter: the bytes are already what a filter leaves
-            out =
-                std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(y * kWidth), kWidth, out);
-        }
+    rows.row_count = image.height;
+    rows.row_bytes = 1 + image.width * static_cast<std::size_t>(image.channels);
+    rows.make_rows = [&image](std::size_t first_row, std::size_t count, std::uint8_t* out) {
+        filter_png_rows_up(image, first_row, count, out);
     };
+    if (encoder)
+        rows.compress_rows = [&image, &encoder](std::size_t first_row, std::size_t count,
+                                                bool last, std::vector<std::uint8_t>& out) {
+            return encoder(image, first_row, count, last, out);
+        };
     return rows;
 }
 
 // The median of three timed compressions of the same rows.
-double median_seconds(const DeflateRows& rows, const DeflateChunking& chunking)
+double median_seconds(const DeflateRows& rows)
 {
     std::vector<double> seconds;
     for (int run = 0; run < 3; ++run) {
         const auto start = std::chrono::steady_clock::now();
-        deflate_rows(
-            rows, [](const std::uint8_t*, std::size_t) {}, chunking);
+        deflate_rows(rows, [](const std::uint8_t*, std::size_t) {});
         seconds.push_back(
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
@@ -86,14 +95,12 @@ double median_seconds(const DeflateRows& rows, const DeflateChunking& chunking)
 
 PngDeflatePlace measure(const OpenClContext& cl)
 {
-    std::vector<std::uint8_t> pixels;
-    const DeflateRows rows = edge_rows(pixels);
-    DeflateChunking device;
-    device.compress_chunk = device_compressor(encoder_for(cl));
-    deflate_rows(
-        rows, [](const std::uint8_t*, std::size_t) {}, device);  // compiles, allocates
-    const double device_seconds = median_seconds(rows, device);
-    const double host_seconds = median_seconds(rows, DeflateChunking{});
+    const Image image = edge_image();
+    const PngRowsEncoder device = device_encoder(encoder_for(cl));
+    const DeflateRows device_rows = png_rows(image, device);
+    deflate_rows(device_rows, [](const std::uint8_t*, std::size_t) {});  // compiles, allocates
+    const double device_seconds = median_seconds(device_rows);
+    const double host_seconds = median_seconds(png_rows(image, {}));
     return device_seconds < host_seconds ? PngDeflatePlace::device : PngDeflatePlace::host;
 }
 
@@ -132,9 +139,9 @@ void use_chosen_png_deflate(const OpenClContext& cl)
     std::lock_guard<std::mutex> lock(mutex);
     if (chosen_for == cl.context()) return;
     if (choose_png_deflate(cl) == PngDeflatePlace::device)
-        use_png_chunk_compressor(device_compressor(encoder_for(cl)));
+        use_png_rows_encoder(device_encoder(encoder_for(cl)));
     else
-        use_png_chunk_compressor({});
+        use_png_rows_encoder({});
     chosen_for = cl.context();
 }
 

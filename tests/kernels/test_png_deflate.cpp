@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
 #include <random>
 #include <string>
 #include <vector>
@@ -85,6 +87,34 @@ TEST(PngDeflate, SameBitsAsTheReference)
     }
 }
 
+// The rows filtered on the device, then compressed: the reference's bytes for the host's
+// filtered rows, and zlib's Adler-32 of them, for a first chunk and for one with a row above.
+TEST(PngDeflate, RowsFilteredOnTheDeviceAsOnTheHost)
+{
+    for (const test::Size& size : {test::Size{1, 1}, test::Size{2, 3}, test::Size{17, 5},
+                                   test::Size{61, 37}, test::Size{300, 4}}) {
+        for (int channels : {1, 3}) {
+            SCOPED_TRACE(test::size_name(size) + " x" + std::to_string(channels));
+            Image image{size.width, size.height, channels,
+                        random_bytes(size.width * size.height * channels, 5, 4)};
+            const std::size_t row_bytes = 1 + size.width * channels;
+            for (std::size_t first_row : {std::size_t{0}, size.height / 2}) {
+                const std::size_t count = size.height - first_row;
+                Bytes filtered(count * row_bytes);
+                filter_png_rows_up(image, first_row, count, filtered.data());
+                Bytes expected(3, kPoison);
+                deflate_chunk_reference(filtered.data(), filtered.size(), true, expected);
+                Bytes actual(3, kPoison);
+                const std::uint32_t adler =
+                    encoder().compress_rows(image, first_row, count, true, actual);
+                EXPECT_EQ(actual, expected) << "from row " << first_row;
+                EXPECT_EQ(adler, adler32_z(adler32(0, nullptr, 0), filtered.data(), filtered.size()))
+                    << "from row " << first_row;
+            }
+        }
+    }
+}
+
 TEST(PngDeflate, PngThroughTheDeviceDecodesToThePixels)
 {
     for (const test::Size& size :
@@ -111,6 +141,30 @@ TEST(PngDeflate, PngThroughTheDeviceDecodesToThePixels)
         EXPECT_EQ(decoded.height, image.height);
         EXPECT_EQ(decoded.pixels, image.pixels);
     }
+}
+
+// The way the samples write: the process's rows encoder, the rows filtered on the device.
+TEST(PngDeflate, PngThroughTheProcessRowsEncoderDecodesToThePixels)
+{
+    use_png_rows_encoder([](const Image& image, std::size_t first_row, std::size_t count,
+                            bool last, Bytes& out) {
+        return encoder().compress_rows(image, first_row, count, last, out);
+    });
+    for (const test::Size& size : {test::Size{1, 1}, test::Size{17, 5}, test::Size{61, 37}}) {
+        SCOPED_TRACE(test::size_name(size));
+        const Image image = test::random_grey_image(size.width, size.height, 4);
+        DeflateChunking chunking;
+        chunking.chunk_bytes = 70;
+        chunking.threads = test::small_sizes_only() ? 1 : 3;  // one at a time under oclgrind
+        Bytes png;
+        write_png_stream(
+            image,
+            [&](const std::uint8_t* data, std::size_t bytes) { png.insert(png.end(), data, data + bytes); },
+            chunking);
+        const Image decoded = decode_png(png.data(), png.size(), "device.png");
+        EXPECT_EQ(decoded.pixels, image.pixels);
+    }
+    use_png_rows_encoder({});
 }
 
 }  // namespace
