@@ -223,6 +223,30 @@ TEST(PngDeflateReference, PngDecodesToThePixels)
     }
 }
 
+// The frame the device's encoder plugs into as the samples use it: a process-wide rows encoder
+// that filters and compresses each chunk's rows itself and returns their Adler-32 (here the
+// host's filter, the reference and zlib's adler32, as the device is tested to match).
+TEST(PngDeflateReference, PngThroughAProcessRowsEncoderDecodesToThePixels)
+{
+    sdk::use_png_rows_encoder([](const sdk::Image& image, std::size_t first_row,
+                                 std::size_t count, bool last, Bytes& out) {
+        Bytes rows(count * (1 + image.width * static_cast<std::size_t>(image.channels)));
+        sdk::filter_png_rows_up(image, first_row, count, rows.data());
+        sdk::deflate_chunk_reference(rows.data(), rows.size(), last, out);
+        return static_cast<std::uint32_t>(adler32_z(adler32(0, nullptr, 0), rows.data(), rows.size()));
+    });
+    for (std::size_t chunk_bytes : {std::size_t{0}, std::size_t{1}, std::size_t{500}}) {
+        const sdk::Image image = photo_like_image(67, 31, 3, 9);
+        sdk::DeflateChunking chunking;
+        chunking.chunk_bytes = chunk_bytes;
+        chunking.threads = 3;
+        const Bytes png = encode(image, chunking);
+        const sdk::Image decoded = sdk::decode_png(png.data(), png.size(), "rows.png");
+        EXPECT_EQ(decoded.pixels, image.pixels) << "chunks of " << chunk_bytes;
+    }
+    sdk::use_png_rows_encoder({});
+}
+
 // The token model (runs at distance 1 and Huffman codes per chunk) against zlib's level 1 with
 // its strategy per chunk, on the writer's default chunks. The figures are printed for
 // docs/png_deflate.md.
