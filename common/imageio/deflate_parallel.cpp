@@ -125,8 +125,10 @@ struct Slot {
 
 class ParallelDeflate {
 public:
-    ParallelDeflate(const DeflateRows& rows, std::size_t chunk_rows, unsigned threads)
+    ParallelDeflate(const DeflateRows& rows, std::size_t chunk_rows, unsigned threads,
+                    const ChunkCompressor& compress_chunk)
         : rows_(rows),
+          compress_chunk_(compress_chunk),
           chunk_rows_(chunk_rows),
           chunk_count_((rows.row_count + chunk_rows - 1) / chunk_rows),
           slots_(std::min<std::size_t>(chunk_count_, kChunksInFlightPerWorker * threads))
@@ -166,12 +168,22 @@ public:
     }
 
     // The whole stream on the calling thread, in one chunk.
-    static void write_one_chunk(const DeflateRows& rows, const StreamWriter& write)
+    static void write_one_chunk(const DeflateRows& rows, const StreamWriter& write,
+                                const ChunkCompressor& compress_chunk)
     {
+        std::vector<std::uint8_t> compressed(std::begin(kZlibHeader), std::end(kZlibHeader));
+        if (rows.compress_rows) {
+            const uLong adler = rows.compress_rows(0, rows.row_count, true, compressed);
+            append_trailer(compressed, adler);
+            write(compressed.data(), compressed.size());
+            return;
+        }
         std::vector<std::uint8_t> input(rows.row_count * rows.row_bytes);
         rows.make_rows(0, rows.row_count, input.data());
-        std::vector<std::uint8_t> compressed(std::begin(kZlibHeader), std::end(kZlibHeader));
-        Deflater().compress(input, true, compressed);
+        if (compress_chunk)
+            compress_chunk(input.data(), input.size(), true, compressed);
+        else
+            Deflater().compress(input, true, compressed);
         append_trailer(compressed, adler32_z(adler32(0, nullptr, 0), input.data(), input.size()));
         write(compressed.data(), compressed.size());
     }
@@ -201,17 +213,28 @@ private:
                 chunk = next_chunk_++;
             }
             uLong adler = 0;
+            std::size_t input_bytes = 0;
             std::exception_ptr error;
             try {
                 const std::size_t first_row = chunk * chunk_rows_;
                 const std::size_t count = std::min(chunk_rows_, rows_.row_count - first_row);
-                input.resize(count * rows_.row_bytes);
-                rows_.make_rows(first_row, count, input.data());
-                adler = adler32_z(adler32(0, nullptr, 0), input.data(), input.size());
                 compressed.clear();
                 if (chunk == 0) compressed.assign(std::begin(kZlibHeader), std::end(kZlibHeader));
-                if (!deflater) deflater = std::make_unique<Deflater>();
-                deflater->compress(input, chunk + 1 == chunk_count_, compressed);
+                const bool last = chunk + 1 == chunk_count_;
+                input_bytes = count * rows_.row_bytes;
+                if (rows_.compress_rows) {
+                    adler = rows_.compress_rows(first_row, count, last, compressed);
+                } else {
+                    input.resize(input_bytes);
+                    rows_.make_rows(first_row, count, input.data());
+                    adler = adler32_z(adler32(0, nullptr, 0), input.data(), input.size());
+                    if (compress_chunk_) {
+                        compress_chunk_(input.data(), input.size(), last, compressed);
+                    } else {
+                        if (!deflater) deflater = std::make_unique<Deflater>();
+                        deflater->compress(input, last, compressed);
+                    }
+                }
             } catch (...) {
                 error = std::current_exception();
             }
@@ -220,7 +243,7 @@ private:
             slot.chunk = chunk;
             slot.compressed.swap(compressed);
             slot.adler = adler;
-            slot.input_bytes = input.size();
+            slot.input_bytes = input_bytes;
             slot.error = error;
             slot.ready = true;
             changed_.notify_all();
@@ -240,6 +263,7 @@ private:
     }
 
     const DeflateRows& rows_;
+    const ChunkCompressor& compress_chunk_;  // empty: zlib
     const std::size_t chunk_rows_;
     const std::size_t chunk_count_;
     std::mutex mutex_;
@@ -260,10 +284,10 @@ void deflate_rows(const DeflateRows& rows, const StreamWriter& write, const Defl
     const unsigned threads = chunking.threads != 0 ? chunking.threads : threads_per_image();
     const std::size_t chunk_rows = rows_per_chunk(rows, chunking, threads);
     if (chunk_rows >= rows.row_count) {
-        ParallelDeflate::write_one_chunk(rows, write);
+        ParallelDeflate::write_one_chunk(rows, write, chunking.compress_chunk);
         return;
     }
-    ParallelDeflate(rows, chunk_rows, threads).write_all(write);
+    ParallelDeflate(rows, chunk_rows, threads, chunking.compress_chunk).write_all(write);
 }
 
 }  // namespace sdk

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
+#include <utility>
 
 namespace sdk {
 namespace {
@@ -40,10 +42,15 @@ void write_chunk(const StreamWriter& write, const char (&type)[5], const std::ui
     write(tail, sizeof tail);
 }
 
-// Rows [first_row, first_row + count) as the compressor takes them: a filter byte, then each
-// byte minus the one above it (the first row against zeros).
-void filter_rows_up(const Image& image, std::size_t first_row, std::size_t count,
-                    std::uint8_t* out)
+// The process's rows encoder: set once by the application, read by every PNG written, on any
+// thread.
+std::mutex encoder_mutex;
+PngRowsEncoder process_encoder;
+
+}  // namespace
+
+void filter_png_rows_up(const Image& image, std::size_t first_row, std::size_t count,
+                        std::uint8_t* out)
 {
     const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
     for (std::size_t y = first_row; y < first_row + count; ++y) {
@@ -60,7 +67,17 @@ void filter_rows_up(const Image& image, std::size_t first_row, std::size_t count
     }
 }
 
-}  // namespace
+void use_png_rows_encoder(PngRowsEncoder encoder)
+{
+    std::lock_guard<std::mutex> lock(encoder_mutex);
+    process_encoder = std::move(encoder);
+}
+
+PngRowsEncoder png_rows_encoder()
+{
+    std::lock_guard<std::mutex> lock(encoder_mutex);
+    return process_encoder;
+}
 
 void write_png_stream(const Image& image, const StreamWriter& write, const DeflateChunking& chunking)
 {
@@ -77,8 +94,14 @@ void write_png_stream(const Image& image, const StreamWriter& write, const Defla
     rows.row_count = image.height;
     rows.row_bytes = 1 + image.width * static_cast<std::size_t>(image.channels);
     rows.make_rows = [&](std::size_t first_row, std::size_t count, std::uint8_t* out) {
-        filter_rows_up(image, first_row, count, out);
+        filter_png_rows_up(image, first_row, count, out);
     };
+    const PngRowsEncoder encoder = chunking.compress_chunk ? PngRowsEncoder{} : png_rows_encoder();
+    if (encoder)
+        rows.compress_rows = [&](std::size_t first_row, std::size_t count, bool last,
+                                 std::vector<std::uint8_t>& out) {
+            return encoder(image, first_row, count, last, out);
+        };
     deflate_rows(
         rows,
         [&](const std::uint8_t* data, std::size_t size) {

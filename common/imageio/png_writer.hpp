@@ -4,6 +4,11 @@
 #include "common/imageio/deflate_parallel.hpp"
 #include "common/imageio/image.hpp"
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
 namespace sdk {
 
 // The PNG file of a 1-channel (8-bit grey) or 3-channel (8-bit RGB) image, written by our own
@@ -11,7 +16,28 @@ namespace sdk {
 // the signature, IHDR, the pixels in IDAT chunks of bounded size, IEND. Every row is filtered
 // with Up. `write` receives the file's bytes in order, on the calling thread; an exception it
 // throws leaves through here. The image must already be checked (png.cpp's check_encodable).
+// Without `chunking.compress_chunk`, the process's PNG rows encoder (below) when one is set.
 void write_png_stream(const Image& image, const StreamWriter& write,
                       const DeflateChunking& chunking = {});
+
+// Rows [first_row, first_row + count) of `image` as the compressor takes them: each a filter
+// byte (Up) and each byte minus the one above it (the image's first row against zeros).
+void filter_png_rows_up(const Image& image, std::size_t first_row, std::size_t count,
+                        std::uint8_t* out);
+
+// An encoder that filters and compresses a run of an image's rows itself, where it holds them
+// (the device's, kernels/png_deflate/): rows [first_row, first_row + count) filtered as
+// filter_png_rows_up does, appended to `out` as a ChunkCompressor appends a chunk's blocks; it
+// returns the Adler-32 of the filtered rows. Called on the writer's worker threads.
+using PngRowsEncoder = std::function<std::uint32_t(const Image& image, std::size_t first_row,
+                                                   std::size_t count, bool last,
+                                                   std::vector<std::uint8_t>& out)>;
+
+// The rows encoder of every PNG this process writes from now on (write_png, encode_png,
+// write_image, a batch's outputs), for an application that chose the device (samples/app
+// does); empty, the default, means zlib on the host's cores. Image I/O knows no device: the
+// application hands it this function.
+void use_png_rows_encoder(PngRowsEncoder encoder);
+PngRowsEncoder png_rows_encoder();
 
 }  // namespace sdk

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "samples/app/device_run.hpp"
 
+#include "samples/app/png_deflate_choice.hpp"
 #include "samples/app/report.hpp"
 #include "samples/app/run_floor.hpp"
 #include "samples/app/sample_io.hpp"
@@ -11,12 +12,15 @@
 namespace sdk {
 namespace {
 
-// Finding the device and creating its context are two steps of the run's table.
+// Finding the device and creating its context are two steps of the run's table; then the PNG
+// writer learns whether this device compresses (png_deflate_choice.hpp).
 OpenClContext start_device(const CommonOptions& options, PipelineTimer& pipeline)
 {
     const cl::Device device =
         pipeline.time("find the device", 0, [&] { return select_device(options.device); });
-    return pipeline.time("create context", 0, [&] { return make_context(device); });
+    OpenClContext cl = pipeline.time("create context", 0, [&] { return make_context(device); });
+    use_chosen_png_deflate(cl);
+    return cl;
 }
 
 }  // namespace

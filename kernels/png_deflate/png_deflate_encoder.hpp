@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "common/imageio/image.hpp"
+#include "common/runtime/device.hpp"
+#include "common/runtime/opencl.hpp"
+
+#include <cstddef>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace sdk {
+
+// A PNG chunk's deflate block made on the device (png_deflate.cl; docs/png_deflate.md): the
+// device counts the symbols, the host turns the counts into length-limited Huffman codes and the
+// block's header (deflate_block.hpp), the device counts each cell's bits, scans them into each
+// cell's first bit and packs every cell's codes in parallel; the host appends the end of the
+// block. Bit for bit what deflate_chunk_reference writes. compress() is a ChunkCompressor
+// (common/imageio/deflate_parallel.hpp) for any number of threads: each chunk takes one of a few
+// lanes (a queue, its kernels and buffers), so that one chunk's transfers and host steps overlap
+// another's kernels; a thread waits while every lane is busy.
+class PngDeflateEncoder {
+public:
+    explicit PngDeflateEncoder(const OpenClContext& cl, std::size_t lanes = kDefaultLanes);
+    ~PngDeflateEncoder();
+    PngDeflateEncoder(const PngDeflateEncoder&) = delete;
+    PngDeflateEncoder& operator=(const PngDeflateEncoder&) = delete;
+
+    void compress(const std::uint8_t* input, std::size_t size, bool last,
+                  std::vector<std::uint8_t>& out);
+
+    // The same for rows [first_row, first_row + count) of `image`, filtered on the device with
+    // Up as the PNG writer filters (filter_png_rows_up), returning the Adler-32 of the filtered
+    // rows, computed on the device per cell: a PngRowsEncoder (common/imageio/png_writer.hpp).
+    std::uint32_t compress_rows(const Image& image, std::size_t first_row, std::size_t count,
+                                bool last, std::vector<std::uint8_t>& out);
+
+    // Why this device cannot run the encoder, or "" when it can: the packed words are read back
+    // as bytes, so the device must store them little-endian, as deflate orders its bits.
+    static std::string unavailable(const cl::Device& device);
+
+    // Four chunks in flight: enough to keep a device busy between one chunk's round trips to
+    // the host, few enough that the buffers (about 3.5 times a chunk each) stay small.
+    static constexpr std::size_t kDefaultLanes = 4;
+
+private:
+    struct Lane;
+    // Runs `work` on a free lane, waiting for one; the lane is free again however it ends.
+    template <typename Work>
+    auto on_a_lane(const Work& work);
+    // The block of the `size` bytes already in the lane's chunk buffer.
+    void compress_in(Lane& lane, std::size_t size, bool last, std::vector<std::uint8_t>& out);
+
+    OpenClContext cl_;
+    cl::Program program_;
+    std::size_t group_size_ = 0;  // count_symbols' and the per-cell kernels' work-group size
+    std::size_t scan_group_size_ = 0;
+
+    std::mutex mutex_;
+    std::condition_variable lane_freed_;
+    std::vector<std::unique_ptr<Lane>> lanes_;
+    std::vector<Lane*> free_lanes_;
+};
+
+}  // namespace sdk
