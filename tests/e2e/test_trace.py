@@ -78,8 +78,10 @@ class TraceRun(unittest.TestCase):
         self.assertLess(error_us, 1000, trace["otherData"]["clock"])
         # ts and dur are rounded to the nanosecond; some drivers' profiling clocks tick in
         # microseconds (Intel's CPU runtime: a write 0.4 us outside its step, past an error of
-        # 0.39 us), which the clock matching cannot see.
-        tolerance = error_us + 2.0
+        # 0.39 us), which the clock matching cannot see; and on a loaded machine a command was
+        # once seen 1.9 us past that (PoCL, tests side by side). 10 us more is still far less than
+        # any step a command could be mistaken into.
+        tolerance = error_us + 10.0
         for command in device:
             inside = [step["name"] for step in host
                       if step["ts"] - tolerance <= command["ts"] and
