@@ -134,6 +134,9 @@ OutputSet::OutputSet(const std::vector<std::filesystem::path>& inputs,
                 if (level == level.parent_path()) break;
             }
             for (const auto& level : missing) {
+                // Made and remembered with stopping signals held back, as a temporary is
+                // (create_temporary_beside): a signal between the two left the folder behind.
+                const SignalsDeferred signals;
                 if (!std::filesystem::create_directory(level, error)) break;
                 remember_created_folder(level);
                 created_folders_.push_back(level);
