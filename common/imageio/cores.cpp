@@ -7,6 +7,8 @@
 
 namespace sdk {
 namespace {
+std::atomic<unsigned> images_in_flight{0};
+}  // namespace
 
 // hardware_concurrency() may read /sys on every call: asked once per process.
 unsigned core_count()
@@ -14,10 +16,6 @@ unsigned core_count()
     static const unsigned count = std::max(1u, std::thread::hardware_concurrency());
     return count;
 }
-
-std::atomic<unsigned> images_in_flight{0};
-
-}  // namespace
 
 unsigned threads_per_image() { return std::max(1u, core_count() / std::max(1u, images_in_flight.load())); }
 

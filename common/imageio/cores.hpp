@@ -10,6 +10,9 @@ namespace sdk {
 // (its uploads and kernel launches too) would wait for a core among them.
 unsigned threads_per_image();
 
+// The machine's cores (hardware_concurrency(), at least 1), asked once per process.
+unsigned core_count();
+
 // While one is alive, its image counts among those in flight.
 class ImageInFlight {
 public:

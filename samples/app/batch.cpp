@@ -448,9 +448,8 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
         if (status != 0) return status;
     }
 
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = static_cast<unsigned>(std::min<std::size_t>(
-        options.jobs > 0 ? options.jobs : std::min(cores, kMostPhotosInFlight), plan.size()));
+        options.jobs > 0 ? options.jobs : std::min(core_count(), kMostPhotosInFlight), plan.size()));
     BatchProgress progress(plan.size(), options.quiet, jobs + 1);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stop{false};
