@@ -46,6 +46,7 @@ void write_chunk(const StreamWriter& write, const char (&type)[5], const std::ui
 // thread.
 std::mutex encoder_mutex;
 PngRowsEncoder process_encoder;
+DeflateChunking process_encoder_chunking;
 
 }  // namespace
 
@@ -67,10 +68,11 @@ void filter_png_rows_up(const Image& image, std::size_t first_row, std::size_t c
     }
 }
 
-void use_png_rows_encoder(PngRowsEncoder encoder)
+void use_png_rows_encoder(PngRowsEncoder encoder, DeflateChunking chunking)
 {
     std::lock_guard<std::mutex> lock(encoder_mutex);
     process_encoder = std::move(encoder);
+    process_encoder_chunking = std::move(chunking);
 }
 
 PngRowsEncoder png_rows_encoder()
@@ -96,7 +98,14 @@ void write_png_stream(const Image& image, const StreamWriter& write, const Defla
     rows.make_rows = [&](std::size_t first_row, std::size_t count, std::uint8_t* out) {
         filter_png_rows_up(image, first_row, count, out);
     };
-    const PngRowsEncoder encoder = chunking.compress_chunk ? PngRowsEncoder{} : png_rows_encoder();
+    PngRowsEncoder encoder;
+    DeflateChunking cut = chunking;
+    if (!chunking.compress_chunk) {
+        std::lock_guard<std::mutex> lock(encoder_mutex);
+        encoder = process_encoder;
+        // The encoder's own cut, unless the caller (a test) asked for one.
+        if (encoder && cut.chunk_bytes == 0 && cut.threads == 0) cut = process_encoder_chunking;
+    }
     if (encoder)
         rows.compress_rows = [&](std::size_t first_row, std::size_t count, bool last,
                                  std::vector<std::uint8_t>& out) {
@@ -108,7 +117,7 @@ void write_png_stream(const Image& image, const StreamWriter& write, const Defla
             for (std::size_t at = 0; at < size; at += kLargestIdat)
                 write_chunk(write, "IDAT", data + at, std::min(kLargestIdat, size - at));
         },
-        chunking);
+        cut);
     write_chunk(write, "IEND", nullptr, 0);
 }
 

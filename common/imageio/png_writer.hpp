@@ -36,8 +36,10 @@ using PngRowsEncoder = std::function<std::uint32_t(const Image& image, std::size
 // The rows encoder of every PNG this process writes from now on (write_png, encode_png,
 // write_image, a batch's outputs), for an application that chose the device (samples/app
 // does); empty, the default, means zlib on the host's cores. Image I/O knows no device: the
-// application hands it this function.
-void use_png_rows_encoder(PngRowsEncoder encoder);
+// application hands it this function, with the chunk size and the chunks in flight it works
+// best with (zero: the writer's own, sized to the host's cores): a device wants a few large
+// chunks, each worth its round trips, not one small chunk per core.
+void use_png_rows_encoder(PngRowsEncoder encoder, DeflateChunking chunking = {});
 PngRowsEncoder png_rows_encoder();
 
 }  // namespace sdk

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "common/imageio/deflate_parallel.hpp"
 #include "common/imageio/image.hpp"
 #include "common/runtime/device.hpp"
 #include "common/runtime/opencl.hpp"
@@ -43,9 +44,20 @@ public:
     // as bytes, so the device must store them little-endian, as deflate orders its bits.
     static std::string unavailable(const cl::Device& device);
 
-    // Four chunks in flight: enough to keep a device busy between one chunk's round trips to
-    // the host, few enough that the buffers (about 3.5 times a chunk each) stay small.
-    static constexpr std::size_t kDefaultLanes = 4;
+    // How the PNG writer should cut an image for this encoder (png_writer.hpp): chunks of
+    // kChunkBytes, as many in flight as there are lanes. A chunk costs a few round trips to the
+    // host whatever its size, so the chunks are far larger than the host's zlib chunks.
+    DeflateChunking chunking() const
+    {
+        return {kChunkBytes, static_cast<unsigned>(lanes_.size())};
+    }
+
+    // Eight chunks of 8 MiB in flight: a camera photo is two chunks, a 16384x16384 image 32. On
+    // a discrete GPU, fewer lanes or smaller chunks left the device waiting on round trips, and
+    // larger ones gained nothing (docs/png_deflate.md). The buffers take about 4 times a chunk a
+    // lane, 256 MiB with every lane in use; a lane allocates only when it is first used.
+    static constexpr std::size_t kDefaultLanes = 8;
+    static constexpr std::size_t kChunkBytes = std::size_t{8} << 20;
 
 private:
     struct Lane;

@@ -80,12 +80,12 @@ DeflateRows png_rows(const Image& image, const PngRowsEncoder& encoder)
 }
 
 // The median of three timed compressions of the same rows.
-double median_seconds(const DeflateRows& rows)
+double median_seconds(const DeflateRows& rows, const DeflateChunking& chunking = {})
 {
     std::vector<double> seconds;
     for (int run = 0; run < 3; ++run) {
         const auto start = std::chrono::steady_clock::now();
-        deflate_rows(rows, [](const std::uint8_t*, std::size_t) {});
+        deflate_rows(rows, [](const std::uint8_t*, std::size_t) {}, chunking);
         seconds.push_back(
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
@@ -96,10 +96,12 @@ double median_seconds(const DeflateRows& rows)
 PngDeflatePlace measure(const OpenClContext& cl)
 {
     const Image image = edge_image();
-    const PngRowsEncoder device = device_encoder(encoder_for(cl));
+    PngDeflateEncoder& encoder = encoder_for(cl);
+    const PngRowsEncoder device = device_encoder(encoder);
     const DeflateRows device_rows = png_rows(image, device);
-    deflate_rows(device_rows, [](const std::uint8_t*, std::size_t) {});  // compiles, allocates
-    const double device_seconds = median_seconds(device_rows);
+    // The first run compiles and allocates; each side is cut as it will be in the runs.
+    deflate_rows(device_rows, [](const std::uint8_t*, std::size_t) {}, encoder.chunking());
+    const double device_seconds = median_seconds(device_rows, encoder.chunking());
     const double host_seconds = median_seconds(png_rows(image, {}));
     return device_seconds < host_seconds ? PngDeflatePlace::device : PngDeflatePlace::host;
 }
@@ -138,10 +140,12 @@ void use_chosen_png_deflate(const OpenClContext& cl)
     static cl_context chosen_for = nullptr;
     std::lock_guard<std::mutex> lock(mutex);
     if (chosen_for == cl.context()) return;
-    if (choose_png_deflate(cl) == PngDeflatePlace::device)
-        use_png_rows_encoder(device_encoder(encoder_for(cl)));
-    else
+    if (choose_png_deflate(cl) == PngDeflatePlace::device) {
+        PngDeflateEncoder& encoder = encoder_for(cl);
+        use_png_rows_encoder(device_encoder(encoder), encoder.chunking());
+    } else {
         use_png_rows_encoder({});
+    }
     chosen_for = cl.context();
 }
 

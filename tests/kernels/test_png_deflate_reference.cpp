@@ -15,8 +15,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <cstdint>
+#include <mutex>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -244,6 +245,47 @@ TEST(PngDeflateReference, PngThroughAProcessRowsEncoderDecodesToThePixels)
         const sdk::Image decoded = sdk::decode_png(png.data(), png.size(), "rows.png");
         EXPECT_EQ(decoded.pixels, image.pixels) << "chunks of " << chunk_bytes;
     }
+    sdk::use_png_rows_encoder({});
+}
+
+// A rows encoder's own cut (a device's few large chunks) is used when the caller asks for none,
+// and the caller's cut wins when it asks (tests force small chunks).
+TEST(PngDeflateReference, TheRowsEncodersOwnChunksAreUsedUnlessTheCallerCuts)
+{
+    const sdk::Image image = photo_like_image(40, 23, 1, 4);
+    const std::size_t row_bytes = 1 + image.width;
+    std::mutex mutex;
+    std::vector<std::size_t> counts;
+    sdk::DeflateChunking own;
+    own.chunk_bytes = 5 * row_bytes;
+    own.threads = 2;
+    sdk::use_png_rows_encoder(
+        [&](const sdk::Image& rows_of, std::size_t first_row, std::size_t count, bool last,
+            Bytes& out) {
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                counts.push_back(count);
+            }
+            Bytes rows(count * row_bytes);
+            sdk::filter_png_rows_up(rows_of, first_row, count, rows.data());
+            sdk::deflate_chunk_reference(rows.data(), rows.size(), last, out);
+            return static_cast<std::uint32_t>(
+                adler32_z(adler32(0, nullptr, 0), rows.data(), rows.size()));
+        },
+        own);
+    const Bytes png = encode(image, {});
+    EXPECT_EQ(sdk::decode_png(png.data(), png.size(), "own.png").pixels, image.pixels);
+    std::sort(counts.begin(), counts.end());
+    EXPECT_EQ(counts, (std::vector<std::size_t>{3, 5, 5, 5, 5}));  // 23 rows in fives
+
+    counts.clear();
+    sdk::DeflateChunking asked;
+    asked.chunk_bytes = 10 * row_bytes;
+    asked.threads = 1;
+    const Bytes cut = encode(image, asked);
+    EXPECT_EQ(sdk::decode_png(cut.data(), cut.size(), "asked.png").pixels, image.pixels);
+    std::sort(counts.begin(), counts.end());
+    EXPECT_EQ(counts, (std::vector<std::size_t>{3, 10, 10}));
     sdk::use_png_rows_encoder({});
 }
 
