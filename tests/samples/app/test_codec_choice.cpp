@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Where PNG outputs are compressed (samples/app/png_deflate_choice.hpp): SDK_PNG_DEFLATE forces
-// the host or the device, `measure` times both once and caches the faster, unset means the
-// cached choice or else the host, and anything else is a usage error.
-#include "samples/app/png_deflate_choice.hpp"
+// Where the codecs run (samples/app/codec_choice.hpp): one rule settles both; a JPEG opened
+// before the device is known follows the device its selection found last time. (test_cli.cpp
+// parses the options and variables; tests/e2e/test_codec_choice.cpp runs the measurements and a
+// wrong guess through a sample.)
+#include "samples/app/codec_choice.hpp"
+#include "common/imageio/png_writer.hpp"
 #include "common/runtime/errors.hpp"
 #include "kernels/tuning_cache.hpp"
 #include "test_support.hpp"
@@ -11,69 +13,102 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace sdk {
 namespace {
 
-class PngDeflateChoice : public ::testing::Test {
+class CodecChoiceTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
         folder_ = std::filesystem::temp_directory_path() /
-                  ("sdk-png-deflate-choice-" + std::to_string(::getpid()));
+                  ("sdk-codec-choice-" + std::to_string(::getpid()) + "-" +
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::create_directories(folder_);
         cache_ = folder_ / "tuning.txt";
         ::setenv("SDK_TUNING_CACHE", cache_.c_str(), 1);
-        ::unsetenv("SDK_PNG_DEFLATE");
+        unset_variables();
     }
     void TearDown() override
     {
         ::unsetenv("SDK_TUNING_CACHE");
-        ::unsetenv("SDK_PNG_DEFLATE");
+        unset_variables();
         std::filesystem::remove_all(folder_);
     }
-    std::string cached() const
+    static void unset_variables()
     {
-        return read_tuning_entry(cache_, "png_deflate " + device_key(test::test_context().device))
-            .value_or("");
+        ::unsetenv("SDK_PNG_DEFLATE");
+        ::unsetenv("SDK_JPEG_IDCT");
     }
 
     std::filesystem::path folder_;
     std::filesystem::path cache_;
 };
 
-TEST_F(PngDeflateChoice, ForcedByTheEnvironment)
+TEST_F(CodecChoiceTest, OneRuleForBoth)
 {
-    const OpenClContext& cl = test::test_context();
-    ::setenv("SDK_PNG_DEFLATE", "host", 1);
-    EXPECT_EQ(choose_png_deflate(cl), PngDeflatePlace::host);
-    ::setenv("SDK_PNG_DEFLATE", "device", 1);
-    EXPECT_EQ(choose_png_deflate(cl), PngDeflatePlace::device);  // PoCL is little-endian
-    ::setenv("SDK_PNG_DEFLATE", "gpu", 1);
-    EXPECT_THROW(choose_png_deflate(cl), UsageError);
-    EXPECT_EQ(cached(), "") << "a forced choice is not cached";
+    const auto host = CodecPlace::host, device = CodecPlace::device;
+    for (bool can : {false, true})
+        for (std::optional<CodecPlace> cached : {std::optional<CodecPlace>{}, std::optional(host),
+                                                 std::optional(device)}) {
+            SCOPED_TRACE(std::string(can ? "the device can" : "the device cannot") + ", cached " +
+                         (cached ? place_name(*cached) : "nothing"));
+            EXPECT_EQ(codec_place(CodecSetting::host, cached, can), host);
+            EXPECT_EQ(codec_place(CodecSetting::device, cached, can), can ? device : host);
+            EXPECT_EQ(codec_place(CodecSetting::unset, cached, can),
+                      can && cached ? *cached : host);
+            EXPECT_EQ(codec_place(CodecSetting::measure, cached, can),
+                      can ? cached : std::optional(host));  // nothing: measure now
+        }
 }
 
-TEST_F(PngDeflateChoice, UnsetIsTheCachedChoiceElseTheHost)
+TEST_F(CodecChoiceTest, AJpegFollowsTheDeviceItsSelectionFoundLastTime)
 {
-    const OpenClContext& cl = test::test_context();
-    EXPECT_EQ(choose_png_deflate(cl), PngDeflatePlace::host);
-    EXPECT_EQ(cached(), "") << "unset never measures";
-    const std::string key = "png_deflate " + device_key(cl.device);
-    ASSERT_TRUE(write_tuning_entry(cache_, key, "device"));
-    EXPECT_EQ(choose_png_deflate(cl), PngDeflatePlace::device);
-    ::setenv("SDK_PNG_DEFLATE", "measure", 1);  // cached: no measurement
-    EXPECT_EQ(choose_png_deflate(cl), PngDeflatePlace::device);
+    DeviceSelection gpu;
+    gpu.type = DeviceType::gpu;
+    const std::string device = "Some platform | Some GPU | 1.0";
+    CodecSettings unset, measure, host, forced;
+    measure.jpeg_idct = CodecSetting::measure;
+    host.jpeg_idct = CodecSetting::host;
+    forced.jpeg_idct = CodecSetting::device;
+    EXPECT_FALSE(expect_jpeg_idct_on_device(unset, gpu)) << "nothing recorded: the host";
+    EXPECT_TRUE(expect_jpeg_idct_on_device(forced, gpu));
+    ASSERT_TRUE(write_tuning_entry(cache_, device_found_key(gpu), device));
+    ASSERT_TRUE(write_tuning_entry(cache_, "jpeg_idct " + device, "device"));
+    EXPECT_TRUE(expect_jpeg_idct_on_device(unset, gpu));
+    EXPECT_TRUE(expect_jpeg_idct_on_device(measure, gpu));
+    EXPECT_FALSE(expect_jpeg_idct_on_device(host, gpu));
+    EXPECT_FALSE(expect_jpeg_idct_on_device(unset, DeviceSelection{})) << "another selection";
+    EXPECT_NE(device_found_key(gpu), device_found_key(DeviceSelection{}));
+    ::setenv("POCL_DEVICES", "pthread", 1);  // the environment picks devices too
+    EXPECT_FALSE(expect_jpeg_idct_on_device(unset, gpu));
+    ::unsetenv("POCL_DEVICES");
 }
 
-TEST_F(PngDeflateChoice, MeasureCachesTheFaster)
+// choose_codecs settles a context once per process, so one test calls it: the device found is
+// recorded for the selection, forced choices are not cached.
+TEST_F(CodecChoiceTest, RecordsTheDeviceFoundAndCachesNoForcedChoice)
 {
-    ::setenv("SDK_PNG_DEFLATE", "measure", 1);
-    const PngDeflatePlace place = choose_png_deflate(test::test_context());
-    EXPECT_EQ(cached(), place_name(place));
+    const OpenClContext& cl = test::test_context();
+    DeviceSelection selection;
+    selection.platform = 7;  // any selection: the record is what it found
+    CodecSettings forced;
+    forced.png_deflate = CodecSetting::device;
+    forced.jpeg_idct = CodecSetting::host;
+    std::ostringstream log;
+    const CodecChoice choice =
+        choose_codecs(forced, selection, cl, MemoryMode::copy, log);
+    EXPECT_EQ(choice.png_deflate, CodecPlace::device);  // PoCL is little-endian
+    EXPECT_EQ(choice.jpeg_idct, CodecPlace::host);
+    EXPECT_EQ(log.str(), "") << "nothing measured";
+    EXPECT_EQ(read_tuning_entry(cache_, device_found_key(selection)), device_key(cl.device));
+    EXPECT_FALSE(read_tuning_entry(cache_, png_deflate_key(cl.device)));
+    EXPECT_FALSE(read_tuning_entry(cache_, jpeg_idct_key(cl.device)));
+    use_png_rows_encoder({});
 }
 
 }  // namespace
