@@ -96,7 +96,7 @@ void write_png_stream(const Image& image, const StreamWriter& write, const Defla
     rows.make_rows = [&](std::size_t first_row, std::size_t count, std::uint8_t* out) {
         filter_png_rows_up(image, first_row, count, out);
     };
-    const PngRowsEncoder encoder = chunking.compress_chunk ? PngRowsEncoder{} : png_rows_encoder();
+    const PngRowsEncoder encoder = png_rows_encoder();
     if (encoder)
         rows.compress_rows = [&](std::size_t first_row, std::size_t count, bool last,
                                  std::vector<std::uint8_t>& out) {
