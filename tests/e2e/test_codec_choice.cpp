@@ -60,7 +60,7 @@ protected:
         arguments.insert(arguments.end(), options.begin(), options.end());
         RunOptions settings;
         settings.environment = std::move(environment);
-        settings.environment["SDK_TUNING_CACHE"] = cache_.string();
+        settings.environment.emplace("SDK_TUNING_CACHE", cache_.string());
         for (const char* variable : {"SDK_PNG_DEFLATE", "SDK_JPEG_IDCT"})
             settings.environment.emplace(variable, "");
         return run_program(sdk::executable_directory() / sample, arguments, folder_, logs_, settings);
@@ -104,9 +104,13 @@ TEST_F(CodecChoiceRuns, MeasureCachesBothWinnersAndASecondRunReadsThem)
 
     const Outcome second = run_ok("second.png", measure);
     EXPECT_EQ(second.out.find("Measured"), std::string::npos) << second.out;
-    const Outcome quiet = run_ok("quiet.png", {"-q", "--png-deflate", "measure"});
-    EXPECT_EQ(quiet.out, "");
     EXPECT_EQ(sdk::read_file(folder_ / "second.png"), sdk::read_file(folder_ / "first.png"));
+    // With -q a measurement runs silently (a cache of its own: nothing cached there).
+    const fs::path quiet_cache = folder_ / "quiet.txt";
+    const Outcome quiet = run_ok("quiet.png", {"-q", "--png-deflate", "measure"},
+                                 {{"SDK_TUNING_CACHE", quiet_cache.string()}});
+    EXPECT_EQ(quiet.out, "");
+    EXPECT_NE(read_text(quiet_cache).find("png_deflate "), std::string::npos);
 }
 
 TEST_F(CodecChoiceRuns, AWrongGuessWritesTheHostsBytesAndCorrectsTheRecord)
