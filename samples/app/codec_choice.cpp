@@ -240,11 +240,13 @@ Timings measure_jpeg_idct(const OpenClContext& cl, MemoryMode mode)
 // finds nothing cached.
 CodecPlace settle(const Codec& codec, CodecSetting setting, const OpenClContext& cl,
                   bool device_can, const std::string& image,
-                  const std::function<Timings()>& measure, std::ostream& log)
+                  const std::function<Timings()>& measure, std::ostream& log,
+                  const std::function<void()>& settle_first)
 {
     const std::string key = codec_key(codec, cl.device);
     const std::optional<CodecPlace> place = codec_place(setting, cached_place(key), device_can);
     if (place) return *place;
+    if (settle_first) settle_first();
     const Timings times = measure();
     const bool cached = write_tuning_entry(tuning_cache_path(), key, place_name(times.winner()));
     report(log, codec, image, times, cached);
@@ -255,7 +257,8 @@ std::once_flag png_device_refused;
 std::once_flag idct_device_refused;
 
 CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, MemoryMode mode,
-                        std::ostream& log, JpegIdctUse jpeg_idct)
+                        std::ostream& log, JpegIdctUse jpeg_idct,
+                        const std::function<void()>& settle_first)
 {
     CodecChoice choice;
     const std::string encoder_refusal = PngDeflateEncoder::unavailable(cl.device);
@@ -265,7 +268,7 @@ CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, 
     choice.png_deflate = settle(
         kPngDeflate, settings.png_deflate, cl, encoder_refusal.empty(),
         "a " + std::to_string(kEdgeSide) + "x" + std::to_string(kEdgeSide) + " edge image",
-        [&] { return measure_png_deflate(cl); }, log);
+        [&] { return measure_png_deflate(cl); }, log, settle_first);
     use_png_rows_encoder(choice.png_deflate == CodecPlace::device
                              ? device_encoder(encoder_for(cl))
                              : PngRowsEncoder{});
@@ -283,7 +286,7 @@ CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, 
         kJpegIdct, idct_setting, cl, offered,
         "a " + std::to_string(kPhotoWidth) + "x" + std::to_string(kPhotoHeight) +
             " camera-like JPEG",
-        [&] { return measure_jpeg_idct(cl, mode); }, log);
+        [&] { return measure_jpeg_idct(cl, mode); }, log, settle_first);
     return choice;
 }
 
@@ -355,7 +358,7 @@ bool expect_jpeg_idct_on_device(const CodecSettings& settings, const DeviceSelec
 
 CodecChoice choose_codecs(const CodecSettings& settings, const DeviceSelection& selection,
                           const OpenClContext& cl, MemoryMode mode, std::ostream& log,
-                          JpegIdctUse jpeg_idct)
+                          JpegIdctUse jpeg_idct, const std::function<void()>& settle_first)
 {
     // Once per context: a batch's photos each start a run on the same one, side by side, and
     // the first settles it for the others (the batch runs it alone).
@@ -368,7 +371,7 @@ CodecChoice choose_codecs(const CodecSettings& settings, const DeviceSelection& 
     if (read_tuning_entry(cache, record) != found) write_tuning_entry(cache, record, found);
     for (const auto& [context, choice] : settled)
         if (context == cl.context()) return choice;
-    const CodecChoice choice = settle_both(settings, cl, mode, log, jpeg_idct);
+    const CodecChoice choice = settle_both(settings, cl, mode, log, jpeg_idct, settle_first);
     settled.emplace_back(cl.context(), choice);
     return choice;
 }

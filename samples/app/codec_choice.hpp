@@ -4,6 +4,7 @@
 #include "common/runtime/device.hpp"
 #include "common/runtime/transfers.hpp"
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -54,14 +55,17 @@ enum class JpegIdctUse { offered, not_offered };
 // After the context is made: records which device `selection` found, settles both codecs for
 // it, measuring what `measure` asks for and finds uncached (once per context; one line on `log`
 // each, as tuning prints), and hands the PNG writer the device's encoder when that is the
-// choice. Returns the choices for this device (a JPEG already decoding keeps its own path).
+// choice. Before measuring it calls `settle_first` (when given), so that nothing else of the run
+// competes for the cores: the photo's decoding ahead. Returns the choices for this device (a
+// JPEG already decoding keeps its own path).
 struct CodecChoice {
     CodecPlace png_deflate = CodecPlace::host;
     CodecPlace jpeg_idct = CodecPlace::host;
 };
 CodecChoice choose_codecs(const CodecSettings& settings, const DeviceSelection& selection,
                           const OpenClContext& cl, MemoryMode mode, std::ostream& log,
-                          JpegIdctUse jpeg_idct = JpegIdctUse::offered);
+                          JpegIdctUse jpeg_idct = JpegIdctUse::offered,
+                          const std::function<void()>& settle_first = {});
 
 // The tuning cache's keys: the device a selection found, and each codec's winner on a device.
 std::string device_found_key(const DeviceSelection& selection);

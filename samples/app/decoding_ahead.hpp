@@ -44,6 +44,10 @@ public:
     // coefficients, the C++ reference's IDCT makes it (the pixels libjpeg gives).
     Image take();
 
+    // Waits until the decoding has ended, decoded or failed (its error kept for rows(), take()
+    // and coefficients()): a measurement then has the cores to itself.
+    void wait_until_finished();
+
     // Whether this decoding was asked for coefficients (Output::coefficients).
     bool wants_coefficients() const { return output_ == Output::coefficients; }
     // Waits until the file is entropy-decoded, or known to need decoding to luminance: the

@@ -48,7 +48,9 @@ int main(int argc, char** argv)
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
         // A PNG output compressed on the host or the device; JPEGs are decoded on the host here.
         sdk::choose_codecs(options.codecs, options.device, cl, memory.mode, log,
-                           sdk::JpegIdctUse::not_offered);
+                           sdk::JpegIdctUse::not_offered, [&] {
+                               if (image.decoding) image.decoding->wait_until_finished();
+                           });
         sdk::SobelFilter sobel(cl, sdk::SobelVariant::no_vectors, options.border, memory.mode);
         const sdk::Image luminance = sdk::host_luminance(image, pipeline);
         sdk::print_setup(log, cl, luminance,
