@@ -365,15 +365,22 @@ CodecChoice choose_codecs(const CodecSettings& settings, const DeviceSelection& 
     static std::mutex mutex;
     static std::vector<std::pair<cl_context, CodecChoice>> settled;
     std::lock_guard<std::mutex> lock(mutex);
+    std::optional<CodecChoice> choice;
+    for (const auto& [context, settled_choice] : settled)
+        if (context == cl.context()) choice = settled_choice;
+    if (!choice) {
+        choice = settle_both(settings, cl, mode, log, jpeg_idct, settle_first);
+        settled.emplace_back(cl.context(), *choice);
+    }
+    // The record a later run's guess reads: written where it finds this device's cached choice,
+    // or corrects an older record; a run that has nothing to remember writes no cache.
     const std::filesystem::path cache = tuning_cache_path();
     const std::string found = device_key(cl.device);
     const std::string record = device_found_key(selection);
-    if (read_tuning_entry(cache, record) != found) write_tuning_entry(cache, record, found);
-    for (const auto& [context, choice] : settled)
-        if (context == cl.context()) return choice;
-    const CodecChoice choice = settle_both(settings, cl, mode, log, jpeg_idct, settle_first);
-    settled.emplace_back(cl.context(), choice);
-    return choice;
+    const std::optional<std::string> recorded = read_tuning_entry(cache, record);
+    if (recorded != found && (recorded || read_tuning_entry(cache, jpeg_idct_key(cl.device))))
+        write_tuning_entry(cache, record, found);
+    return *choice;
 }
 
 }  // namespace sdk

@@ -52,8 +52,8 @@ bool expect_jpeg_idct_on_device(const CodecSettings& settings, const DeviceSelec
 // Whether the sample can make a JPEG's luminance on the device (sobel_no_vectors cannot).
 enum class JpegIdctUse { offered, not_offered };
 
-// After the context is made: records which device `selection` found, settles both codecs for
-// it, measuring what `measure` asks for and finds uncached (once per context; one line on `log`
+// After the context is made: records which device `selection` found (where this device has an
+// IDCT choice cached, or an older record names another), settles both codecs for it, measuring what `measure` asks for and finds uncached (once per context; one line on `log`
 // each, as tuning prints), and hands the PNG writer the device's encoder when that is the
 // choice. Before measuring it calls `settle_first` (when given), so that nothing else of the run
 // competes for the cores: the photo's decoding ahead. Returns the choices for this device (a
