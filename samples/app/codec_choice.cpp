@@ -91,8 +91,8 @@ struct Timings {
     CodecPlace winner() const { return device_ms < host_ms ? CodecPlace::device : CodecPlace::host; }
 };
 
-// "Measured PNG compression (on a 2048x2048 edge image, median of 3): host 41.0 ms, device
-// 55.2 ms; the host, cached": one line, as tuning says what it measured.
+// "Measured PNG compression (on a 2048x2048 edge image, median of 3): host H ms, device D ms;
+// the host, cached": one line, as tuning says what it measured.
 void report(std::ostream& log, const Codec& codec, const std::string& image, const Timings& times,
             bool cached)
 {
