@@ -125,10 +125,8 @@ struct Slot {
 
 class ParallelDeflate {
 public:
-    ParallelDeflate(const DeflateRows& rows, std::size_t chunk_rows, unsigned threads,
-                    const ChunkCompressor& compress_chunk)
+    ParallelDeflate(const DeflateRows& rows, std::size_t chunk_rows, unsigned threads)
         : rows_(rows),
-          compress_chunk_(compress_chunk),
           chunk_rows_(chunk_rows),
           chunk_count_((rows.row_count + chunk_rows - 1) / chunk_rows),
           slots_(std::min<std::size_t>(chunk_count_, kChunksInFlightPerWorker * threads))
@@ -168,8 +166,7 @@ public:
     }
 
     // The whole stream on the calling thread, in one chunk.
-    static void write_one_chunk(const DeflateRows& rows, const StreamWriter& write,
-                                const ChunkCompressor& compress_chunk)
+    static void write_one_chunk(const DeflateRows& rows, const StreamWriter& write)
     {
         std::vector<std::uint8_t> compressed(std::begin(kZlibHeader), std::end(kZlibHeader));
         if (rows.compress_rows) {
@@ -180,10 +177,7 @@ public:
         }
         std::vector<std::uint8_t> input(rows.row_count * rows.row_bytes);
         rows.make_rows(0, rows.row_count, input.data());
-        if (compress_chunk)
-            compress_chunk(input.data(), input.size(), true, compressed);
-        else
-            Deflater().compress(input, true, compressed);
+        Deflater().compress(input, true, compressed);
         append_trailer(compressed, adler32_z(adler32(0, nullptr, 0), input.data(), input.size()));
         write(compressed.data(), compressed.size());
     }
@@ -228,12 +222,8 @@ private:
                     input.resize(input_bytes);
                     rows_.make_rows(first_row, count, input.data());
                     adler = adler32_z(adler32(0, nullptr, 0), input.data(), input.size());
-                    if (compress_chunk_) {
-                        compress_chunk_(input.data(), input.size(), last, compressed);
-                    } else {
-                        if (!deflater) deflater = std::make_unique<Deflater>();
-                        deflater->compress(input, last, compressed);
-                    }
+                    if (!deflater) deflater = std::make_unique<Deflater>();
+                    deflater->compress(input, last, compressed);
                 }
             } catch (...) {
                 error = std::current_exception();
@@ -263,7 +253,6 @@ private:
     }
 
     const DeflateRows& rows_;
-    const ChunkCompressor& compress_chunk_;  // empty: zlib
     const std::size_t chunk_rows_;
     const std::size_t chunk_count_;
     std::mutex mutex_;
@@ -284,10 +273,10 @@ void deflate_rows(const DeflateRows& rows, const StreamWriter& write, const Defl
     const unsigned threads = chunking.threads != 0 ? chunking.threads : threads_per_image();
     const std::size_t chunk_rows = rows_per_chunk(rows, chunking, threads);
     if (chunk_rows >= rows.row_count) {
-        ParallelDeflate::write_one_chunk(rows, write, chunking.compress_chunk);
+        ParallelDeflate::write_one_chunk(rows, write);
         return;
     }
-    ParallelDeflate(rows, chunk_rows, threads, chunking.compress_chunk).write_all(write);
+    ParallelDeflate(rows, chunk_rows, threads).write_all(write);
 }
 
 }  // namespace sdk

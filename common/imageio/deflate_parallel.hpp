@@ -21,9 +21,12 @@ namespace sdk {
 // disk) stops the workers and leaves through deflate_rows, as does one from make_rows.
 //
 // `compress_rows`, when set, replaces both make_rows and the chunk's compression: an encoder that
-// makes the rows itself where it compresses them (the device's, which filters the pixels it
-// uploads) appends the chunk's deflate blocks to `out` as a ChunkCompressor does (below) and
-// returns the Adler-32 of the rows it compressed.
+// makes the rows itself where it compresses them (the device's, kernels/png_deflate/, which
+// filters the pixels it uploads). It appends to `out` the raw deflate blocks (no zlib header or
+// trailer) of the chunk's rows, ending on a byte boundary, with the final block when `last` and
+// without it otherwise (then the next chunk's blocks follow), referring back only to bytes of
+// this chunk, and returns the Adler-32 of the rows it compressed. It is called on the worker
+// threads, several at a time; an exception it throws leaves through deflate_rows.
 struct DeflateRows {
     std::size_t row_count = 0;
     std::size_t row_bytes = 0;
@@ -34,23 +37,12 @@ struct DeflateRows {
 };
 using StreamWriter = std::function<void(const std::uint8_t* data, std::size_t size)>;
 
-// What compresses one chunk, in place of zlib: it appends to `out` the raw deflate blocks (no
-// zlib header or trailer) of `size` bytes at `input`, ending on a byte boundary, with the final
-// block when `last` and without it otherwise (then the next chunk's blocks follow), and may
-// refer back only to bytes of this chunk. It is called on the worker threads, several at a
-// time. The PNG writer's hook for an encoder that lives elsewhere (kernels/png_deflate/ runs one
-// on the device); an exception it throws leaves through deflate_rows.
-using ChunkCompressor = std::function<void(const std::uint8_t* input, std::size_t size, bool last,
-                                           std::vector<std::uint8_t>& out)>;
-
 // How the rows are cut. Zero means the default: chunks sized to the machine (deflate_parallel.cpp
-// says how), and one worker per core. Tests force small chunks to see the joins. An empty
-// `compress_chunk` means zlib's level 1 (deflate_parallel.cpp).
+// says how), and one worker per core. Tests force small chunks to see the joins. Without
+// `compress_rows`, each chunk is compressed by zlib's level 1 (deflate_parallel.cpp).
 struct DeflateChunking {
     std::size_t chunk_bytes = 0;  // input bytes per chunk, rounded up to whole rows
     unsigned threads = 0;
-    // Initialised, so that `{bytes, threads}` leaves it empty without a compiler warning.
-    ChunkCompressor compress_chunk{};
 };
 
 void deflate_rows(const DeflateRows& rows, const StreamWriter& write,

@@ -9,6 +9,7 @@
 #include "common/imageio/while_loading.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -437,6 +438,58 @@ std::optional<JpegLuminanceCoefficients> decode_jpeg_luminance_coefficients(
     ByteSource bytes(data, size);
     const JpegBytes anywhere(data, size);
     return while_loading([&] { return JpegDecoder(bytes, anywhere, name).luminance_coefficients(); });
+}
+
+namespace {
+// The encoding's calls into libjpeg; as for the decoder's steps, no object with a destructor
+// lives here (an error longjmps out).
+bool compress(jpeg_compress_struct* cinfo, JpegErrors* errors, const Image& image, int quality,
+              unsigned char** memory, unsigned long* size)
+{
+    if (setjmp(errors->jump)) return false;
+    jpeg_create_compress(cinfo);
+    jpeg_mem_dest(cinfo, memory, size);
+    cinfo->image_width = static_cast<JDIMENSION>(image.width);
+    cinfo->image_height = static_cast<JDIMENSION>(image.height);
+    cinfo->input_components = image.channels;
+    cinfo->in_color_space = image.channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(cinfo);
+    jpeg_set_quality(cinfo, quality, TRUE);
+    jpeg_start_compress(cinfo, TRUE);
+    while (cinfo->next_scanline < cinfo->image_height) {
+        JSAMPROW row = const_cast<JSAMPROW>(image.pixels.data() +
+                                            std::size_t{cinfo->next_scanline} * image.width *
+                                                static_cast<std::size_t>(image.channels));
+        jpeg_write_scanlines(cinfo, &row, 1);
+    }
+    jpeg_finish_compress(cinfo);
+    return true;
+}
+
+void ignore_message(j_common_ptr, int) {}
+}  // namespace
+
+std::vector<std::uint8_t> encode_jpeg(const Image& image, int quality)
+{
+    jpeg_compress_struct cinfo{};
+    JpegErrors errors;
+    cinfo.err = jpeg_std_error(&errors.manager);
+    errors.manager.error_exit = libjpeg::on_error;
+    errors.manager.emit_message = ignore_message;
+    unsigned char* memory = nullptr;  // libjpeg's, grown as it writes
+    unsigned long size = 0;
+    const bool done = compress(&cinfo, &errors, image, quality, &memory, &size);
+    jpeg_destroy_compress(&cinfo);
+    std::vector<std::uint8_t> bytes;
+    try {
+        if (done) bytes.assign(memory, memory + size);
+    } catch (...) {
+        std::free(memory);
+        throw;
+    }
+    std::free(memory);
+    if (!done) throw ImageError(std::string("encoding a JPEG: ") + errors.reason);
+    return bytes;
 }
 
 Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string& name)

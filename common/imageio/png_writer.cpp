@@ -100,7 +100,7 @@ void write_png_stream(const Image& image, const StreamWriter& write, const Defla
     };
     PngRowsEncoder encoder;
     DeflateChunking cut = chunking;
-    if (!chunking.compress_chunk) {
+    {
         std::lock_guard<std::mutex> lock(encoder_mutex);
         encoder = process_encoder;
         // The encoder's own cut, unless the caller (a test) asked for one.

@@ -16,7 +16,7 @@ namespace sdk {
 // the signature, IHDR, the pixels in IDAT chunks of bounded size, IEND. Every row is filtered
 // with Up. `write` receives the file's bytes in order, on the calling thread; an exception it
 // throws leaves through here. The image must already be checked (png.cpp's check_encodable).
-// Without `chunking.compress_chunk`, the process's PNG rows encoder (below) when one is set.
+// The rows are compressed by the process's PNG rows encoder (below) when one is set, else zlib.
 void write_png_stream(const Image& image, const StreamWriter& write,
                       const DeflateChunking& chunking = {});
 
@@ -27,8 +27,8 @@ void filter_png_rows_up(const Image& image, std::size_t first_row, std::size_t c
 
 // An encoder that filters and compresses a run of an image's rows itself, where it holds them
 // (the device's, kernels/png_deflate/): rows [first_row, first_row + count) filtered as
-// filter_png_rows_up does, appended to `out` as a ChunkCompressor appends a chunk's blocks; it
-// returns the Adler-32 of the filtered rows. Called on the writer's worker threads.
+// filter_png_rows_up does, appended to `out` as DeflateRows::compress_rows appends a chunk's
+// blocks; it returns the Adler-32 of the filtered rows. Called on the writer's worker threads.
 using PngRowsEncoder = std::function<std::uint32_t(const Image& image, std::size_t first_row,
                                                    std::size_t count, bool last,
                                                    std::vector<std::uint8_t>& out)>;

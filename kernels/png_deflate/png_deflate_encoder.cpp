@@ -183,17 +183,6 @@ void check_chunk_size(std::size_t size)
 
 }  // namespace
 
-void PngDeflateEncoder::compress(const std::uint8_t* input, std::size_t size, bool last,
-                                 std::vector<std::uint8_t>& out)
-{
-    check_chunk_size(size);
-    on_a_lane([&](Lane& lane) {
-        lane.reserve(size);
-        upload_bytes(lane.cl, lane.mode, lane.bytes, input, size, "a PNG chunk");
-        compress_in(lane, size, last, out);
-    });
-}
-
 std::uint32_t PngDeflateEncoder::compress_rows(const Image& image, std::size_t first_row,
                                                std::size_t count, bool last,
                                                std::vector<std::uint8_t>& out)

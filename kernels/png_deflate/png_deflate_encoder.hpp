@@ -20,8 +20,8 @@ namespace sdk {
 // device counts the symbols, the host turns the counts into length-limited Huffman codes and the
 // block's header (deflate_block.hpp), the device counts each cell's bits, scans them into each
 // cell's first bit and packs every cell's codes in parallel; the host appends the end of the
-// block. Bit for bit what deflate_chunk_reference writes. compress() is a ChunkCompressor
-// (common/imageio/deflate_parallel.hpp) for any number of threads: each chunk takes one of a few
+// block. Bit for bit what deflate_chunk_reference writes for the same filtered rows.
+// compress_rows() is a PngRowsEncoder for any number of threads: each chunk takes one of a few
 // lanes (a queue, its kernels and buffers), so that one chunk's transfers and host steps overlap
 // another's kernels; a thread waits while every lane is busy.
 class PngDeflateEncoder {
@@ -31,12 +31,10 @@ public:
     PngDeflateEncoder(const PngDeflateEncoder&) = delete;
     PngDeflateEncoder& operator=(const PngDeflateEncoder&) = delete;
 
-    void compress(const std::uint8_t* input, std::size_t size, bool last,
-                  std::vector<std::uint8_t>& out);
-
-    // The same for rows [first_row, first_row + count) of `image`, filtered on the device with
-    // Up as the PNG writer filters (filter_png_rows_up), returning the Adler-32 of the filtered
-    // rows, computed on the device per cell: a PngRowsEncoder (common/imageio/png_writer.hpp).
+    // Rows [first_row, first_row + count) of `image`, filtered on the device with Up as the PNG
+    // writer filters (filter_png_rows_up), appended to `out` as one deflate block (the final one
+    // when `last`), returning the Adler-32 of the filtered rows, computed on the device per
+    // cell: a PngRowsEncoder (common/imageio/png_writer.hpp).
     std::uint32_t compress_rows(const Image& image, std::size_t first_row, std::size_t count,
                                 bool last, std::vector<std::uint8_t>& out);
 

@@ -10,9 +10,10 @@
 namespace sdk {
 
 // The plain C++ encoder the device encoder (png_deflate_encoder.hpp) is tested against, bit for
-// bit: the same tokens, codes and block, one byte after another. A ChunkCompressor
-// (common/imageio/deflate_parallel.hpp): appends to `out` one dynamic-Huffman block of the
-// `size` bytes at `input` (at least 1), ended as deflate_block.hpp's finish_chunk says.
+// bit: the same tokens, codes and block, one byte after another. Appends to `out` one
+// dynamic-Huffman block of the `size` bytes at `input` (at least 1), ended as deflate_block.hpp's
+// finish_chunk says: a chunk's part of the stream as DeflateRows::compress_rows appends it
+// (common/imageio/deflate_parallel.hpp), for rows filtered already.
 void deflate_chunk_reference(const std::uint8_t* input, std::size_t size, bool last,
                              std::vector<std::uint8_t>& out);
 

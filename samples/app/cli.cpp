@@ -15,6 +15,20 @@
 
 namespace sdk {
 
+namespace {
+// The sample's name, for note(); set once, before any thread starts.
+std::string& program_name()
+{
+    static std::string name = "sample";
+    return name;
+}
+}  // namespace
+
+void note(const std::string& line)
+{
+    std::cerr << printable(program_name() + ": " + line) + "\n" << std::flush;
+}
+
 std::filesystem::path default_input_image()
 {
     return executable_directory() / "assets" / "input.bmp";
@@ -136,14 +150,23 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
                                                    {"pinned", MemoryMode::pinned},
                                                    {"copy", MemoryMode::copy}})
         ->default_str("auto");
-    accept_names(app.add_option("--jpeg-idct", options.jpeg_idct,
-                                "where a JPEG's luminance is made: host (libjpeg decodes it), "
-                                "device (libjpeg entropy-decodes it, the device dequantises and "
-                                "runs the inverse DCT; the same pixels; sobel, fir_float and "
-                                "morphology_packed)"),
-                 std::map<std::string, JpegIdctOn>{{"host", JpegIdctOn::host},
-                                                   {"device", JpegIdctOn::device}})
-        ->default_str("host");
+    // Both codecs chosen one way (codec_choice.hpp); left out, their environment variables.
+    const std::map<std::string, CodecSetting> places{{"host", CodecSetting::host},
+                                                     {"device", CodecSetting::device},
+                                                     {"measure", CodecSetting::measure}};
+    accept_names(app.add_option("--png-deflate", options.codecs.png_deflate,
+                                "where PNG outputs are compressed: host (zlib), device (the "
+                                "device's encoder), measure (the faster on this device, timed "
+                                "once and cached); default $SDK_PNG_DEFLATE, else measure, but "
+                                "host on a CPU device"),
+                 places);
+    accept_names(app.add_option("--jpeg-idct", options.codecs.jpeg_idct,
+                                "where a JPEG's luminance is made: host (libjpeg), device "
+                                "(libjpeg entropy-decodes, the device runs the inverse DCT; the "
+                                "same pixels; sobel, fir_float, morphology_packed), measure (the "
+                                "faster on this device, timed once and cached); default "
+                                "$SDK_JPEG_IDCT, else measure, but host on a CPU device"),
+                 places);
     app.add_flag("--verify", options.verify, "compare the device's output with the C++ reference");
     app.add_flag("-q,--quiet", options.quiet, "print nothing but errors");
     app.add_option("-n,--iterations", options.iterations,
@@ -255,12 +278,13 @@ int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
         return 2;
     }
     share_one_heap_under_address_limit();  // before the driver starts its threads
+    program_name() = name;
     // What a reader decoded around (a JPEG without its end marker), one write a line: a batch's
     // photos are read side by side.
-    set_input_notes([name](const std::string& line) {
-        std::cerr << printable(name + ": " + line) + "\n" << std::flush;
-    });
+    set_input_notes(note);
     if (options.list_devices) return exit_status_of(name, [] { list_devices(std::cout); });
+    const int refused = exit_status_of(name, [&] { read_codec_environment(options.codecs); });
+    if (refused != 0) return refused;
     if (is_batch(options.inputs)) return run_batch(app, options, body);
     return exit_status_of(name, [&] {
         options.input = options.inputs.front();

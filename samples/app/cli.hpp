@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "kernels/border.hpp"
+#include "samples/app/codec_choice.hpp"
 #include "common/runtime/device.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/runtime/transfers.hpp"
@@ -17,9 +18,6 @@
 #include <vector>
 
 namespace sdk {
-
-// --jpeg-idct: where a JPEG's luminance is made from its coefficients (samples/app/device_io.hpp).
-enum class JpegIdctOn { host, device };
 
 // The options every sample shares (see README): device choice, files, border, checks, timing.
 struct CommonOptions {
@@ -41,7 +39,7 @@ struct CommonOptions {
     std::optional<std::filesystem::path> trace;        // timeline of the run (Chrome trace JSON)
     std::size_t band_rows = 0;                         // at most this many output rows a band; 0: whole
     bool floor = false;                                // --floor: measure and print the run's floor
-    JpegIdctOn jpeg_idct = JpegIdctOn::host;           // where a JPEG's inverse DCT runs
+    CodecSettings codecs;                              // --png-deflate, --jpeg-idct (codec_choice.hpp)
 };
 
 // A batch's photos in flight at once (--jobs) are at most this many: each holds its decoded
@@ -116,4 +114,7 @@ int exit_status_of(const std::string& name, const std::function<void()>& work,
 namespace sdk {
 // A stream that discards everything: what -q/--quiet prints to.
 std::ostream& null_stream();
+// A line on stderr that is not an error, "<sample>: <line>" (the sample run_sample runs), in one
+// write: a batch's photos say things side by side.
+void note(const std::string& line);
 }  // namespace sdk

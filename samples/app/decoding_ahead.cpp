@@ -98,6 +98,14 @@ Image DecodingAhead::take()
     return std::move(image_);
 }
 
+void DecodingAhead::wait_until_finished()
+{
+    std::unique_lock<std::mutex> hold(lock_);
+    // Without a thread nothing decodes until asked: there is nothing to wait for.
+    if (!thread_.valid()) return;
+    progress_.wait(hold, [&] { return finished_; });
+}
+
 const JpegLuminanceCoefficients* DecodingAhead::coefficients()
 {
     if (output_ != Output::coefficients) return nullptr;

@@ -8,7 +8,7 @@
 // The run then takes the rows as they are decoded (rows()), each piece on its way to the device
 // while later rows are still being decoded, waiting only for the rows it moves next.
 // A JPEG can instead stop at its coefficients (Output::coefficients): the entropy decoding on the
-// host, the inverse DCT then on the device (kernels/jpeg_idct/, --jpeg-idct device).
+// host, the inverse DCT then on the device (kernels/jpeg_idct/, --jpeg-idct).
 #include "common/imageio/image.hpp"
 #include "common/imageio/input_file.hpp"
 #include "common/imageio/jpeg.hpp"
@@ -43,6 +43,10 @@ public:
     // The whole luminance, moved out: once, after which rows() must not be called. From
     // coefficients, the C++ reference's IDCT makes it (the pixels libjpeg gives).
     Image take();
+
+    // Waits until the decoding has ended, decoded or failed (its error kept for rows(), take()
+    // and coefficients()): a measurement then has the cores to itself.
+    void wait_until_finished();
 
     // Whether this decoding was asked for coefficients (Output::coefficients).
     bool wants_coefficients() const { return output_ == Output::coefficients; }

@@ -43,8 +43,8 @@ struct OpenedImage {
 // header fails here, naming the file, before any work is done. With Decoding::ahead, pixels
 // that need the host's decoding start decoding now, beside the device's start (BandReader takes
 // them); Decoding::when_read leaves the file to be read by whoever needs it. With
-// `jpeg_idct_on_device` (--jpeg-idct device), a JPEG decoded ahead stops at its coefficients and
-// BandReader runs the inverse DCT on the device.
+// `jpeg_idct_on_device` (--jpeg-idct's choice, codec_choice.hpp), a JPEG decoded ahead stops at
+// its coefficients and BandReader runs the inverse DCT on the device.
 enum class Decoding { when_read, ahead };
 OpenedImage open_image(const std::filesystem::path& input,
                        Decoding decoding = Decoding::when_read, bool jpeg_idct_on_device = false);

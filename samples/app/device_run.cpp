@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "samples/app/device_run.hpp"
 
-#include "samples/app/png_deflate_choice.hpp"
+#include "samples/app/codec_choice.hpp"
 #include "samples/app/report.hpp"
 #include "samples/app/run_floor.hpp"
 #include "samples/app/sample_io.hpp"
@@ -12,15 +12,12 @@
 namespace sdk {
 namespace {
 
-// Finding the device and creating its context are two steps of the run's table; then the PNG
-// writer learns whether this device compresses (png_deflate_choice.hpp).
+// Finding the device and creating its context are two steps of the run's table.
 OpenClContext start_device(const CommonOptions& options, PipelineTimer& pipeline)
 {
     const cl::Device device =
         pipeline.time("find the device", 0, [&] { return select_device(options.device); });
-    OpenClContext cl = pipeline.time("create context", 0, [&] { return make_context(device); });
-    use_chosen_png_deflate(cl);
-    return cl;
+    return pipeline.time("create context", 0, [&] { return make_context(device); });
 }
 
 }  // namespace
@@ -30,8 +27,11 @@ DeviceRun::DeviceRun(const CommonOptions& run_options, RunSetup setup)
       log(run_options.quiet ? null_stream() : std::cout),
       image(pipeline.time("open " + run_options.input.filename().string(), 0,
                           [&] {
+                              // The device is not known yet: the one this selection found
+                              // last time, and its cached choice (codec_choice.hpp).
                               return open_image(run_options.input, setup.decoding,
-                                                run_options.jpeg_idct == JpegIdctOn::device);
+                                                expect_jpeg_idct_on_device(run_options.codecs,
+                                                                           run_options.device));
                           })),
       outputs(reserve_outputs(run_options, setup.outputs, pipeline)),
       cl(start_device(run_options, pipeline)),
@@ -41,6 +41,11 @@ DeviceRun::DeviceRun(const CommonOptions& run_options, RunSetup setup)
 {
     for (const WholeImageOption& option : setup.whole_image_options)
         refuse_with_bands(plan, {option});
+    // The PNG writer learns whether this device compresses; the IDCT's choice is recorded for
+    // the next run that opens a JPEG (or measured, when asked and not cached).
+    choose_codecs(options.codecs, options.device, cl, memory.mode, log, JpegIdctUse::offered, [&] {
+        if (image.decoding) image.decoding->wait_until_finished();
+    });
 }
 
 void DeviceRun::print_setup(const std::string& details) const

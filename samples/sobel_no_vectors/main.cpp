@@ -10,7 +10,7 @@
 #include "samples/app/sample_io.hpp"
 #include "samples/app/report.hpp"
 #include "samples/app/device_run.hpp"
-#include "samples/app/png_deflate_choice.hpp"
+#include "samples/app/codec_choice.hpp"
 #include "common/imageio/image_file.hpp"
 
 #include <iostream>
@@ -45,8 +45,12 @@ int main(int argc, char** argv)
         // 2. Pick the device and how images reach it, and build the kernel for the border; then
         //    the 8-bit luminance the filter works on, whole, on the host.
         const sdk::OpenClContext cl = sdk::make_context(options.device);
-        sdk::use_chosen_png_deflate(cl);  // a PNG output compressed on the host or the device
         const sdk::MemoryChoice memory = sdk::choose_memory_mode(options.memory, cl.device);
+        // A PNG output compressed on the host or the device; JPEGs are decoded on the host here.
+        sdk::choose_codecs(options.codecs, options.device, cl, memory.mode, log,
+                           sdk::JpegIdctUse::not_offered, [&] {
+                               if (image.decoding) image.decoding->wait_until_finished();
+                           });
         sdk::SobelFilter sobel(cl, sdk::SobelVariant::no_vectors, options.border, memory.mode);
         const sdk::Image luminance = sdk::host_luminance(image, pipeline);
         sdk::print_setup(log, cl, luminance,

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -41,6 +42,65 @@ TEST(CommonOptions, DefaultsAreTheDocumentedOnes)
     EXPECT_FALSE(options.save_raw);
     EXPECT_EQ(options.iterations, 0u);
     EXPECT_FALSE(options.device.platform || options.device.device || options.device.type);
+}
+
+// --png-deflate and --jpeg-idct (samples/app/codec_choice.hpp) take host, device or measure,
+// each defaulting to its environment variable, the option winning; a bad value of either is a
+// usage error naming the option or the variable.
+TEST(CommonOptions, CodecOptionsWinOverTheirVariables)
+{
+    ::unsetenv("SDK_PNG_DEFLATE");
+    ::unsetenv("SDK_JPEG_IDCT");
+    CommonOptions options;
+    EXPECT_EQ(parse(options, {}), 0);
+    EXPECT_EQ(options.codecs.png_deflate, CodecSetting::unset);
+    EXPECT_EQ(options.codecs.jpeg_idct, CodecSetting::unset);
+
+    ::setenv("SDK_PNG_DEFLATE", "Device", 1);  // case ignored, as the options' names
+    ::setenv("SDK_JPEG_IDCT", "measure", 1);
+    CommonOptions from_variables;
+    EXPECT_EQ(parse(from_variables, {}), 0);
+    EXPECT_EQ(from_variables.codecs.png_deflate, CodecSetting::device);
+    EXPECT_EQ(from_variables.codecs.jpeg_idct, CodecSetting::measure);
+
+    CommonOptions from_options;
+    EXPECT_EQ(parse(from_options, {"--png-deflate", "measure", "--jpeg-idct", "HOST"}), 0);
+    EXPECT_EQ(from_options.codecs.png_deflate, CodecSetting::measure);
+    EXPECT_EQ(from_options.codecs.jpeg_idct, CodecSetting::host);
+
+    ::setenv("SDK_JPEG_IDCT", "", 1);  // empty: unset
+    CommonOptions empty;
+    EXPECT_EQ(parse(empty, {}), 0);
+    EXPECT_EQ(empty.codecs.jpeg_idct, CodecSetting::unset);
+    ::unsetenv("SDK_PNG_DEFLATE");
+    ::unsetenv("SDK_JPEG_IDCT");
+}
+
+TEST(CommonOptions, BadCodecSettingsAreUsageErrors)
+{
+    ::unsetenv("SDK_PNG_DEFLATE");
+    ::unsetenv("SDK_JPEG_IDCT");
+    for (const char* option : {"--png-deflate", "--jpeg-idct"}) {
+        CommonOptions options;
+        EXPECT_EQ(parse(options, {option, "gpu"}), 2) << option;
+        EXPECT_EQ(parse(options, {option, ""}), 2) << option;
+    }
+    for (const char* variable : {"SDK_PNG_DEFLATE", "SDK_JPEG_IDCT"}) {
+        ::setenv(variable, "gpu", 1);
+        CodecSettings settings;
+        try {
+            read_codec_environment(settings);
+            ADD_FAILURE() << variable << "=gpu was taken";
+        } catch (const UsageError& error) {
+            EXPECT_EQ(std::string(error.what()),
+                      std::string(variable) + "='gpu': expected host, device or measure");
+        }
+        CommonOptions options;
+        EXPECT_EQ(parse(options, {}), 2) << variable;
+        // The option wins: the variable is not read at all.
+        EXPECT_EQ(parse(options, {"--png-deflate", "host", "--jpeg-idct", "host"}), 0) << variable;
+        ::unsetenv(variable);
+    }
 }
 
 TEST(CommonOptions, ParsesEveryOption)

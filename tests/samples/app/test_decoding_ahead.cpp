@@ -166,8 +166,21 @@ TEST_F(DecodingAheadTest, ADamagedFilesErrorComesOutOfTake)
     const fs::path photo = write("damaged.jpg", damaged);
     const InputFile file(photo);
     DecodingAhead ahead(file);
+    ahead.wait_until_finished();  // keeps the error for the call that takes the pixels
     EXPECT_THROW(ahead.rows(48), ImageError);
     EXPECT_THROW(ahead.take(), ImageError);
+}
+
+// wait_until_finished returns once every row is decoded: the last row is final then.
+TEST_F(DecodingAheadTest, WaitsUntilTheWholeImageIsDecoded)
+{
+    const fs::path photo = write("photo.jpg", jpeg(128, 3000));
+    const Image expected = sdk::read_luminance(InputFile(photo));
+    const InputFile file(photo);
+    DecodingAhead ahead(file);
+    ahead.wait_until_finished();
+    const Image& rows = ahead.rows(1);  // the first row alone: any later row may be unwritten
+    EXPECT_EQ(rows.pixels, expected.pixels);
 }
 
 TEST_F(DecodingAheadTest, NeverTakenItWaitsForItsThread)
