@@ -165,7 +165,7 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
                                 "(libjpeg entropy-decodes, the device runs the inverse DCT; the "
                                 "same pixels; sobel, fir_float, morphology_packed), measure (the "
                                 "faster on this device, timed once and cached); default "
-                                "$SDK_JPEG_IDCT, else measure, but host on a CPU device"),
+                                "$SDK_JPEG_IDCT, else the cached choice, else host"),
                  places);
     app.add_flag("--verify", options.verify, "compare the device's output with the C++ reference");
     app.add_flag("-q,--quiet", options.quiet, "print nothing but errors");

@@ -27,13 +27,18 @@ namespace {
 
 // What tells the two codecs apart: their cache key, their environment variable, their name in a
 // line.
+// `measured_unasked`: whether unset measures, on a device that is not the host's own cores (a
+// CPU device such as PoCL runs on the cores zlib and libjpeg already use well). The PNG encoder
+// does: its measurement answers for whole runs. The IDCT does not: its measurement, on a small
+// photo made in memory, can favour the device where whole runs lose (docs/whole_run.md).
 struct Codec {
     const char* key;
     const char* variable;
     const char* what;
+    bool measured_unasked;
 };
-constexpr Codec kPngDeflate{"png_deflate", "SDK_PNG_DEFLATE", "PNG compression"};
-constexpr Codec kJpegIdct{"jpeg_idct", "SDK_JPEG_IDCT", "the JPEG inverse DCT"};
+constexpr Codec kPngDeflate{"png_deflate", "SDK_PNG_DEFLATE", "PNG compression", true};
+constexpr Codec kJpegIdct{"jpeg_idct", "SDK_JPEG_IDCT", "the JPEG inverse DCT", false};
 
 std::string codec_key(const Codec& codec, const cl::Device& device)
 {
@@ -249,9 +254,8 @@ CodecPlace settle(const Codec& codec, CodecSetting setting, const OpenClContext&
 {
     const std::string key = codec_key(codec, cl.device);
     const bool cpu = (cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
-    const std::optional<CodecPlace> place =
-        codec_place(setting, cached_place(key), device_can, cpu ? DeviceKind::the_hosts_cores
-                                                                : DeviceKind::another_processor);
+    const std::optional<CodecPlace> place = codec_place(setting, cached_place(key), device_can,
+                                                        codec.measured_unasked && !cpu);
     if (place) return *place;
     if (settle_first) settle_first();
     const Timings times = measure();
@@ -315,7 +319,7 @@ void read_codec_environment(CodecSettings& settings)
 }
 
 std::optional<CodecPlace> codec_place(CodecSetting setting, std::optional<CodecPlace> cached,
-                                      bool device_can, DeviceKind kind)
+                                      bool device_can, bool unset_measures)
 {
     switch (setting) {
     case CodecSetting::host:
@@ -330,10 +334,8 @@ std::optional<CodecPlace> codec_place(CodecSetting setting, std::optional<CodecP
     }
     if (!device_can) return CodecPlace::host;
     if (cached) return cached;
-    // A CPU device is the host's own cores, which zlib and libjpeg already use well: not worth
-    // a measurement. Another processor is measured, as the kernels are tuned.
-    if (kind == DeviceKind::the_hosts_cores) return CodecPlace::host;
-    return std::nullopt;
+    if (!unset_measures) return CodecPlace::host;
+    return std::nullopt;  // measured, as the kernels are tuned
 }
 
 std::string place_name(CodecPlace place)

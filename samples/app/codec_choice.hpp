@@ -21,8 +21,8 @@ namespace sdk {
 //   measure  the cached winner for this device; when none is cached, both are timed once and
 //            the winner is kept in the tuning cache (kernels/tuning_cache.hpp; --retune does not
 //            touch it: delete the line `png_deflate ...` or `jpeg_idct ...` to measure again)
-//   unset    the cached winner for this device; with none, the host on a CPU device (the
-//            host's own cores), and on a GPU or other device a measurement, as with measure
+//   unset    the cached winner for this device; with none, for PNG compression on a GPU or
+//            other non-CPU device a measurement, as with measure; else the host
 // Each is set by its option (--png-deflate, --jpeg-idct) or else by its environment variable
 // (SDK_PNG_DEFLATE, SDK_JPEG_IDCT), so that a batch script can set it once.
 enum class CodecSetting { unset, host, device, measure };
@@ -38,13 +38,11 @@ struct CodecSettings {
 void read_codec_environment(CodecSettings& settings);
 
 // The rule both codecs follow: where `setting` runs the codec, given this device's cached
-// winner, whether the device can run it and what kind of device it is; nothing when it must be
-// measured now (measure or unset, nothing cached, a device that can and, for unset, is not the
-// host's own cores).
-enum class DeviceKind { the_hosts_cores, another_processor };
+// winner, whether the device can run it, and whether unset measures (codec_choice.cpp says
+// when); nothing when it must be measured now (measure, or unset where it measures, with
+// nothing cached, on a device that can).
 std::optional<CodecPlace> codec_place(CodecSetting setting, std::optional<CodecPlace> cached,
-                                      bool device_can,
-                                      DeviceKind kind = DeviceKind::the_hosts_cores);
+                                      bool device_can, bool unset_measures = false);
 std::string place_name(CodecPlace place);
 
 // A JPEG starts decoding when it is opened, before the device is known, and must know then
