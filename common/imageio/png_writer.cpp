@@ -42,11 +42,11 @@ void write_chunk(const StreamWriter& write, const char (&type)[5], const std::ui
     write(tail, sizeof tail);
 }
 
-// The process's rows encoder: set once by the application, read by every PNG written, on any
-// thread.
+// The process's rows encoder and the cut it asked for: set once by the application, read by
+// every PNG written, on any thread.
 std::mutex encoder_mutex;
 PngRowsEncoder process_encoder;
-DeflateChunking process_encoder_chunking;
+DeflateChunking process_encoder_cut;
 
 }  // namespace
 
@@ -72,13 +72,7 @@ void use_png_rows_encoder(PngRowsEncoder encoder, DeflateChunking chunking)
 {
     std::lock_guard<std::mutex> lock(encoder_mutex);
     process_encoder = std::move(encoder);
-    process_encoder_chunking = std::move(chunking);
-}
-
-PngRowsEncoder png_rows_encoder()
-{
-    std::lock_guard<std::mutex> lock(encoder_mutex);
-    return process_encoder;
+    process_encoder_cut = chunking;
 }
 
 void write_png_stream(const Image& image, const StreamWriter& write, const DeflateChunking& chunking)
@@ -104,7 +98,7 @@ void write_png_stream(const Image& image, const StreamWriter& write, const Defla
         std::lock_guard<std::mutex> lock(encoder_mutex);
         encoder = process_encoder;
         // The encoder's own cut, unless the caller (a test) asked for one.
-        if (encoder && cut.chunk_bytes == 0 && cut.threads == 0) cut = process_encoder_chunking;
+        if (encoder && cut.chunk_bytes == 0 && cut.threads == 0) cut = process_encoder_cut;
     }
     if (encoder)
         rows.compress_rows = [&](std::size_t first_row, std::size_t count, bool last,

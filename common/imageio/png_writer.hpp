@@ -40,6 +40,5 @@ using PngRowsEncoder = std::function<std::uint32_t(const Image& image, std::size
 // best with (zero: the writer's own, sized to the host's cores): a device wants a few large
 // chunks, each worth its round trips, not one small chunk per core.
 void use_png_rows_encoder(PngRowsEncoder encoder, DeflateChunking chunking = {});
-PngRowsEncoder png_rows_encoder();
 
 }  // namespace sdk
