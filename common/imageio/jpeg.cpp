@@ -217,9 +217,13 @@ bool read_coefficients(JpegDecompressor* jpeg, std::int16_t* blocks, std::uint16
         std::memcpy(blocks + row * row_bytes / sizeof(std::int16_t), stored[0], row_bytes);
     }
     // libjpeg keeps the table each component was decoded with (a file may redefine a table
-    // between scans); its values are in the blocks' order.
-    for (int k = 0; k < DCTSIZE2; ++k) quantisation[k] = luminance.quant_table->quantval[k];
-    *complete = luminance_complete(cinfo);
+    // between scans); its values are in the blocks' order. A file whose scans never include the
+    // luminance plane has no such table (libjpeg leaves it null): its pixels are what libjpeg's
+    // own decoding makes of the missing plane, so it is reported as not complete.
+    const JQUANT_TBL* table = luminance.quant_table;
+    if (table != nullptr)
+        for (int k = 0; k < DCTSIZE2; ++k) quantisation[k] = table->quantval[k];
+    *complete = table != nullptr && luminance_complete(cinfo);
     jpeg_finish_decompress(cinfo);
     return true;
 }
