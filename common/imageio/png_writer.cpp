@@ -75,6 +75,22 @@ void use_png_rows_encoder(PngRowsEncoder encoder, DeflateChunking chunking)
     process_encoder_cut = chunking;
 }
 
+DeflateRows png_deflate_rows(const Image& image, const PngRowsEncoder& encoder)
+{
+    DeflateRows rows;
+    rows.row_count = image.height;
+    rows.row_bytes = 1 + image.width * static_cast<std::size_t>(image.channels);
+    rows.make_rows = [&image](std::size_t first_row, std::size_t count, std::uint8_t* out) {
+        filter_png_rows_up(image, first_row, count, out);
+    };
+    if (encoder)
+        rows.compress_rows = [&image, &encoder](std::size_t first_row, std::size_t count,
+                                                bool last, std::vector<std::uint8_t>& out) {
+            return encoder(image, first_row, count, last, out);
+        };
+    return rows;
+}
+
 void write_png_stream(const Image& image, const StreamWriter& write, const DeflateChunking& chunking)
 {
     write(kSignature, sizeof kSignature);
@@ -86,12 +102,6 @@ void write_png_stream(const Image& image, const StreamWriter& write, const Defla
     // compression 0 (deflate), filter method 0 (the five filters), interlace 0 (none)
     write_chunk(write, "IHDR", header, sizeof header);
 
-    DeflateRows rows;
-    rows.row_count = image.height;
-    rows.row_bytes = 1 + image.width * static_cast<std::size_t>(image.channels);
-    rows.make_rows = [&](std::size_t first_row, std::size_t count, std::uint8_t* out) {
-        filter_png_rows_up(image, first_row, count, out);
-    };
     PngRowsEncoder encoder;
     DeflateChunking cut = chunking;
     {
@@ -100,13 +110,8 @@ void write_png_stream(const Image& image, const StreamWriter& write, const Defla
         // The encoder's own cut, unless the caller (a test) asked for one.
         if (encoder && cut.chunk_bytes == 0 && cut.threads == 0) cut = process_encoder_cut;
     }
-    if (encoder)
-        rows.compress_rows = [&](std::size_t first_row, std::size_t count, bool last,
-                                 std::vector<std::uint8_t>& out) {
-            return encoder(image, first_row, count, last, out);
-        };
     deflate_rows(
-        rows,
+        png_deflate_rows(image, encoder),
         [&](const std::uint8_t* data, std::size_t size) {
             for (std::size_t at = 0; at < size; at += kLargestIdat)
                 write_chunk(write, "IDAT", data + at, std::min(kLargestIdat, size - at));

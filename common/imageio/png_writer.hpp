@@ -33,6 +33,12 @@ using PngRowsEncoder = std::function<std::uint32_t(const Image& image, std::size
                                                    std::size_t count, bool last,
                                                    std::vector<std::uint8_t>& out)>;
 
+// The image's rows as write_png_stream hands them to deflate_rows: filtered with Up and
+// compressed by zlib, or filtered and compressed by `encoder` when it is set. The result refers
+// to `image` and `encoder`, which must outlive it. For a measurement that times one path against
+// the other as the writer runs them (samples/app/codec_choice.cpp).
+DeflateRows png_deflate_rows(const Image& image, const PngRowsEncoder& encoder);
+
 // The rows encoder of every PNG this process writes from now on (write_png, encode_png,
 // write_image, a batch's outputs), for an application that chose the device (samples/app
 // does); empty, the default, means zlib on the host's cores. Image I/O knows no device: the

@@ -40,9 +40,10 @@ struct Codec {
 constexpr Codec kPngDeflate{"png_deflate", "SDK_PNG_DEFLATE", "PNG compression", true};
 constexpr Codec kJpegIdct{"jpeg_idct", "SDK_JPEG_IDCT", "the JPEG inverse DCT", false};
 
-std::string codec_key(const Codec& codec, const cl::Device& device)
+// `device`: device_key's text for the device.
+std::string codec_key(const Codec& codec, const std::string& device)
 {
-    return std::string(codec.key) + " " + device_key(device);
+    return std::string(codec.key) + " " + device;
 }
 
 void read_variable(const Codec& codec, CodecSetting& setting)
@@ -148,31 +149,14 @@ Image edge_image()
     return image;
 }
 
-// The image's rows as the PNG writer hands them to deflate_rows: filtered on the host and
-// compressed by zlib, or both by `encoder`.
-DeflateRows png_rows(const Image& image, const PngRowsEncoder& encoder)
-{
-    DeflateRows rows;
-    rows.row_count = image.height;
-    rows.row_bytes = 1 + image.width * static_cast<std::size_t>(image.channels);
-    rows.make_rows = [&image](std::size_t first_row, std::size_t count, std::uint8_t* out) {
-        filter_png_rows_up(image, first_row, count, out);
-    };
-    if (encoder)
-        rows.compress_rows = [&image, &encoder](std::size_t first_row, std::size_t count,
-                                                bool last, std::vector<std::uint8_t>& out) {
-            return encoder(image, first_row, count, last, out);
-        };
-    return rows;
-}
-
 Timings measure_png_deflate(const OpenClContext& cl)
 {
     const Image image = edge_image();
     PngDeflateEncoder& encoder = encoder_for(cl);
     const PngRowsEncoder device = device_encoder(encoder);
-    const DeflateRows device_rows = png_rows(image, device);
-    const DeflateRows host_rows = png_rows(image, {});
+    const DeflateRows device_rows = png_deflate_rows(image, device);
+    const PngRowsEncoder zlib;
+    const DeflateRows host_rows = png_deflate_rows(image, zlib);
     // Each cut as the PNG writer will cut it: the encoder's few large chunks, zlib's per core.
     const auto compress = [](const DeflateRows& rows, const DeflateChunking& chunking) {
         return [&rows, chunking] {
@@ -252,7 +236,7 @@ CodecPlace settle(const Codec& codec, CodecSetting setting, const OpenClContext&
                   const std::function<Timings()>& measure, std::ostream& log,
                   const std::function<void()>& settle_first)
 {
-    const std::string key = codec_key(codec, cl.device);
+    const std::string key = codec_key(codec, device_key(cl.device));
     const bool cpu = (cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
     const std::optional<CodecPlace> place = codec_place(setting, cached_place(key), device_can,
                                                         codec.measured_unasked && !cpu);
@@ -360,8 +344,8 @@ std::string device_found_key(const DeviceSelection& selection)
     return key;
 }
 
-std::string png_deflate_key(const cl::Device& device) { return codec_key(kPngDeflate, device); }
-std::string jpeg_idct_key(const cl::Device& device) { return codec_key(kJpegIdct, device); }
+std::string png_deflate_key(const cl::Device& device) { return codec_key(kPngDeflate, device_key(device)); }
+std::string jpeg_idct_key(const cl::Device& device) { return codec_key(kJpegIdct, device_key(device)); }
 
 bool expect_jpeg_idct_on_device(const CodecSettings& settings, const DeviceSelection& selection)
 {
@@ -370,7 +354,7 @@ bool expect_jpeg_idct_on_device(const CodecSettings& settings, const DeviceSelec
     const std::filesystem::path cache = tuning_cache_path();
     const std::optional<std::string> device = read_tuning_entry(cache, device_found_key(selection));
     if (!device) return false;
-    return cached_place(std::string(kJpegIdct.key) + " " + *device) == CodecPlace::device;
+    return cached_place(codec_key(kJpegIdct, *device)) == CodecPlace::device;
 }
 
 CodecChoice choose_codecs(const CodecSettings& settings, const DeviceSelection& selection,
