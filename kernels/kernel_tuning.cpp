@@ -31,11 +31,6 @@ std::string count(std::size_t n, const std::string& noun)
 
 }  // namespace
 
-std::string describe(const WorkGroupShape& shape)
-{
-    return "work-group " + shape_text(shape);
-}
-
 std::string shape_text(const WorkGroupShape& shape)
 {
     return std::to_string(shape.x) + "x" + std::to_string(shape.y);
@@ -115,7 +110,8 @@ double run_span_ms(const LaunchedRun& run)
 {
     const cl_ulong start = run.first.getProfilingInfo<CL_PROFILING_COMMAND_START>();
     const cl_ulong end = run.last.getProfilingInfo<CL_PROFILING_COMMAND_END>();
-    return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+    // 0 where the device reports no times (a span of a nanosecond is a counter: profiling.cpp).
+    return end > start + 1 ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 
 namespace {
@@ -131,6 +127,7 @@ ContestResult contest(std::size_t candidates, const std::function<LaunchedRun(st
             return time_turn([&](unsigned count) {
                 std::vector<LaunchedRun> runs;
                 std::vector<cl::Event> ends;
+                const auto start = std::chrono::steady_clock::now();
                 for (unsigned n = 0; n < count; ++n) {
                     runs.push_back(launch(i));
                     ends.push_back(runs.back().last);
@@ -138,6 +135,14 @@ ContestResult contest(std::size_t candidates, const std::function<LaunchedRun(st
                 cl::Event::waitForEvents(ends);
                 std::vector<double> ms;
                 for (const auto& run : runs) ms.push_back(run_span_ms(run));
+                if (std::all_of(ms.begin(), ms.end(), [](double run_ms) { return run_ms <= 0; })) {
+                    // A device that reports no profiling times (Mesa's rusticl): the host's
+                    // clock over the turn's launches, shared out.
+                    const double host_ms = std::chrono::duration<double, std::milli>(
+                                               std::chrono::steady_clock::now() - start)
+                                               .count();
+                    ms.assign(count, host_ms / count);
+                }
                 return ms;
             });
         },
@@ -243,8 +248,11 @@ std::string describe_measurement(const TuningOutcome& outcome, const std::string
 {
     const ContestResult& contest = outcome.contest;
     if (!outcome.not_measured.empty())
-        return "Tuning not possible now (" + outcome.not_measured + "): the best so far runs, or "
-               "the default";
+        return "Tuning: nothing measured now (" + outcome.not_measured + "): " +
+               (outcome.measured == 0 ? std::string("the default runs")
+                                      : "the default runs until the tuning has finished (" +
+                                            std::to_string(outcome.measured) + " of " +
+                                            std::to_string(outcome.total) + " measured)");
     if (contest.median_ms.empty()) return "Tuning: the choice came from the cache";
     std::string text = "Tuned for " + describe(outcome.size_class) + " on a " +
                        std::to_string(outcome.measured_size.width) + "x" +
@@ -252,7 +260,9 @@ std::string describe_measurement(const TuningOutcome& outcome, const std::string
                        count(outcome.measured_now, "candidate") + " measured in " +
                        std::to_string(static_cast<int>(outcome.seconds * 1000)) + " ms, " +
                        std::to_string(outcome.measured) + " of " + std::to_string(outcome.total) +
-                       (outcome.finished() ? " (tuning finished)" : " so far") + "; ";
+                       (outcome.finished() ? " (tuning finished)"
+                                           : " so far (the default runs until it has finished)") +
+                       "; ";
     text += "against the best so far, " + std::to_string(outcome.rounds) +
             " rounds each: the winner " + milliseconds(contest.median_ms[contest.winner]);
     if (!contest.runner_up) return text + ", the only candidate";

@@ -6,6 +6,7 @@
 #include "common/runtime/device.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/runtime/opencl.hpp"
+#include "common/runtime/work_size.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -34,6 +35,9 @@ enum class Tuning {
     use_cache,
     finish,  // the cached choice when finished; else measure every candidate left, now
     retune,  // measure every candidate again, now, and replace the cached choice
+    // Measure nothing (the user named the work-group shape): the cached choice when its
+    // tuning has finished, else the recipe's default.
+    cache_only,
 };
 
 // Called once before a tuning measures anything, with one line saying what and about how long
@@ -44,12 +48,6 @@ using TuningAnnouncer = std::function<void(const std::string&)>;
 // work-items per group (PoCL's limit on the development VM is 4096, GPUs' 1024).
 constexpr std::uint64_t kMaxGroupItems = 4096;
 
-struct WorkGroupShape {
-    std::size_t x = 32;
-    std::size_t y = 8;
-    bool operator==(const WorkGroupShape& other) const { return x == other.x && y == other.y; }
-};
-std::string describe(const WorkGroupShape& shape);  // "work-group 32x8"
 // The cache's form, "32x8", and back; nothing for a shape that is zero or over kMaxGroupItems.
 std::string shape_text(const WorkGroupShape& shape);
 std::optional<WorkGroupShape> parse_cached_shape(const std::string& text);
@@ -137,12 +135,12 @@ struct Contestants {
 };
 
 // A contest's launch of a filter whose choice is a variant and a work-group shape: `filter` runs
-// once in `candidate`'s shape, and the candidate keeps the shape that really ran (the launch may
-// shrink one the device cannot run).
+// once in `candidate`'s shape made to fit the kernel's own limits (fit_work_group), and the
+// candidate keeps the shape that really ran.
 template <typename Filter, typename Choice>
 cl::Event launch_in_shape(Filter& filter, Choice& candidate)
 {
-    filter.set_work_group(candidate.group_x, candidate.group_y);
+    filter.fit_work_group(candidate.group_x, candidate.group_y);
     cl::Event event = filter.run();
     candidate.group_x = filter.launch_size().local[0];
     candidate.group_y = filter.launch_size().local[1];
@@ -165,6 +163,10 @@ struct TuningRecipe {
     std::function<Contestants<Choice>(ImageSize)> prepare;
     // Which family a candidate is of (Sobel: its variant), for the finalists; unset: one family.
     std::function<int(const Choice&)> family;
+    // What runs until the tuning has finished (chosen for the device's type; the filter makes its
+    // shape fit the kernel), rather than the best of a few candidates: a partial contest's winner
+    // can be far from the best one. Unset: the best so far.
+    std::optional<Choice> default_choice;
     TuningAnnouncer announce;  // optional
 };
 
@@ -226,6 +228,11 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
     result.size_class = size_class_of(width, height);
     std::optional<Choice> best;
     std::size_t measured = 0;
+    // Until the tuning has finished: the default where the recipe has one, else the best so far.
+    const auto unfinished_choice = [&](const std::optional<Choice>& best_so_far,
+                                       const Choice& first) {
+        return recipe.default_choice ? *recipe.default_choice : best_so_far ? *best_so_far : first;
+    };
     if (tuning != Tuning::retune) {
         if (const auto value = read_tuning_entry(tuning_cache_path(), recipe.key)) {
             const CachedTuning cached = split_cached_tuning(*value);
@@ -253,6 +260,13 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
     };
     plan();
     if (measured > candidates.size()) measured = 0;  // a cache line from another list: start over
+    if (tuning == Tuning::cache_only) {
+        result.choice = unfinished_choice(best, candidates.front());
+        result.not_measured = "a work-group shape was named";
+        result.measured = measured;
+        result.total = candidates.size();
+        return result;
+    }
 
     const double budget_ms = tuning == Tuning::use_cache ? tuning_budget_ms(width, height)
                                                          : std::numeric_limits<double>::infinity();
@@ -267,12 +281,15 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
     try {
         Contestants<Choice> contestants = recipe.prepare(result.measured_size);
         // A candidate's first launch builds it and warms it up; one that cannot run here is
-        // no entrant.
+        // no entrant, and neither is one that ran as an entrant already did (a shape shrunk to
+        // the kernel's limit: on a driver that runs 32 work-items a group, 32x8 and 32x4 both
+        // run as 32x1).
         std::vector<Choice> entrants;
         const auto enter = [&](Choice candidate) {
             try {
                 contestants.launch(candidate).last.wait();
-                entrants.push_back(candidate);
+                if (std::find(entrants.begin(), entrants.end(), candidate) == entrants.end())
+                    entrants.push_back(candidate);
             } catch (const UsageError&) {
             }
         };
@@ -310,7 +327,7 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
         // candidate, and a later run measures.
         if (tuning != Tuning::use_cache) throw;
         result.not_measured = error.what();
-        result.choice = best ? *best : candidates.front();
+        result.choice = unfinished_choice(best, candidates.front());
         result.measured = measured;
         result.total = candidates.size();
         result.seconds = elapsed_ms() / 1000;
@@ -343,12 +360,13 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
             result.confirmation = {};
         }
     }
-    result.choice = *best;
     result.seconds = elapsed_ms() / 1000;
-    const std::string value = recipe.format(result.choice);
+    // The cache keeps the best so far, from which a later run goes on.
+    const std::string value = recipe.format(*best);
     result.cached = write_tuning_entry(
         tuning_cache_path(), recipe.key,
         result.finished() ? value : join_cached_tuning(value, result.measured, result.total));
+    result.choice = result.finished() ? *best : unfinished_choice(best, *best);
     return result;
 }
 

@@ -105,7 +105,8 @@ std::string device_key(const cl::Device& device)
                       device.getInfo<CL_DRIVER_VERSION>();
     // Limits lowered for a test (device_limits) make another device, with choices of its own: a
     // shape chosen under the device's own limits may not fit them.
-    for (const char* variable : {"SDK_MAX_LOCAL_MEM_BYTES", "SDK_MAX_WORK_GROUP_SIZE"})
+    for (const char* variable :
+         {"SDK_MAX_LOCAL_MEM_BYTES", "SDK_MAX_WORK_GROUP_SIZE", "SDK_MAX_KERNEL_WORK_GROUP_SIZE"})
         key += limit_setting(variable);
     // The file's separators cannot come from a driver's strings.
     for (auto& c : key)

@@ -235,6 +235,8 @@ DeviceLimits device_limits(const cl::Device& device)
         lowered_by("SDK_MAX_WORK_GROUP_SIZE", "work-items", limits.max_work_group_size));
     for (auto& size : limits.max_work_item_sizes)
         size = std::min(size, limits.max_work_group_size);
+    limits.max_kernel_work_group_size = static_cast<std::size_t>(lowered_by(
+        "SDK_MAX_KERNEL_WORK_GROUP_SIZE", "work-items", limits.max_work_group_size));
     return limits;
 }
 

@@ -40,17 +40,22 @@ cl::Device select_device(const DeviceSelection& selection);
 // The limits that launches and buffers are sized by, read here and nowhere else. Each can be
 // lowered (never raised) from the environment, so that a test presents an embedded-class device
 // (32 KiB of local memory, 256 work-items a group, 128 MiB a buffer) on a desktop one:
-// SDK_MAX_ALLOC_BYTES, SDK_MAX_LOCAL_MEM_BYTES and SDK_MAX_WORK_GROUP_SIZE. A value that is not
-// a positive number is an error naming the variable.
+// SDK_MAX_ALLOC_BYTES, SDK_MAX_LOCAL_MEM_BYTES and SDK_MAX_WORK_GROUP_SIZE; and
+// SDK_MAX_KERNEL_WORK_GROUP_SIZE for what an embedded driver allows each kernel
+// (CL_KERNEL_WORK_GROUP_SIZE: 32 for every kernel of ours on Mesa's rusticl, whatever the device
+// allows). A value that is not a positive number is an error naming the variable.
 struct DeviceLimits {
     std::uint64_t max_allocation_bytes = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
     std::uint64_t local_memory_bytes = 0;    // CL_DEVICE_LOCAL_MEM_SIZE
     std::size_t max_work_group_size = 0;     // CL_DEVICE_MAX_WORK_GROUP_SIZE
+    // The most any kernel may have: max_work_group_size unless SDK_MAX_KERNEL_WORK_GROUP_SIZE
+    // lowers it (each kernel's own, CL_KERNEL_WORK_GROUP_SIZE, is kernel_group_limit's).
+    std::size_t max_kernel_work_group_size = 0;
     // CL_DEVICE_MAX_WORK_ITEM_SIZES, x, y and z, none above max_work_group_size.
     std::vector<std::size_t> max_work_item_sizes;
 };
 DeviceLimits device_limits(const cl::Device& device);
-// " (NAME=VALUE)" where the environment sets `variable` (one of the three), else "": refusals
+// " (NAME=VALUE)" where the environment sets `variable` (one of the four), else "": refusals
 // name it beside the limit, so that a lowered limit is not taken for the device's own.
 std::string limit_setting(const char* variable);
 // [Device limits]

@@ -5,9 +5,10 @@
 #include "common/runtime/errors.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <iomanip>
 #include <memory>
 #include <utility>
-#include <iomanip>
 
 namespace sdk {
 
@@ -19,20 +20,37 @@ EventTimes event_times(const cl::Event& event)
         const auto started = event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
         const auto ended = event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
         auto ms = [](cl_ulong from, cl_ulong to) {
-            // Some drivers report a submit time before the queued time; show 0, not nonsense.
-            return to > from ? static_cast<double>(to - from) / 1e6 : 0.0;
+            // Some drivers report a submit time before the queued time, and some report
+            // counters rather than times (Mesa's rusticl 22: 0, 1, 2, 3 ns): show 0, which
+            // print_event_times says is not reported, not nonsense. No command takes 1 ns.
+            return to > from + 1 ? static_cast<double>(to - from) / 1e6 : 0.0;
         };
         return EventTimes{ms(queued, submitted), ms(submitted, started), ms(started, ended)};
     });
 }
 
-void print_event_times(std::ostream& out, const EventTimes& times)
+void print_event_times(std::ostream& out, const EventTimes& times, double host_ms)
 {
     out << "Profiling information:\n"
         << "  Queued time: " << std::fixed << std::setprecision(4) << times.queued_ms << " ms\n"
-        << "  Wait time:   " << times.wait_ms << " ms\n"
-        << "  Run time:    " << times.run_ms << " ms\n";
+        << "  Wait time:   " << times.wait_ms << " ms\n";
+    if (times.run_ms > 0) {
+        out << "  Run time:    " << times.run_ms << " ms\n";
+    } else {
+        out << "  Run time:    not reported by this device";
+        if (host_ms >= 0) out << " (host clock, launch and wait: " << host_ms << " ms)";
+        out << "\n";
+    }
     out.unsetf(std::ios::floatfield);
+}
+
+RunTime time_run(const std::function<double()>& run)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const double device_ms = run();
+    if (device_ms > 0) return {device_ms, false};
+    return {std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+            true};
 }
 
 Statistics summarize(std::vector<double> samples)
@@ -90,12 +108,19 @@ Statistics time_kernel(unsigned iterations, const std::function<cl::Event()>& en
     enqueue().wait();
     std::vector<double> run_ms;
     run_ms.reserve(iterations);
+    bool host_clock = false;
     for (unsigned i = 0; i < iterations; ++i) {
-        cl::Event event = enqueue();
-        event.wait();
-        run_ms.push_back(event_times(event).run_ms);
+        const RunTime time = time_run([&] {
+            cl::Event event = enqueue();
+            event.wait();
+            return event_times(event).run_ms;
+        });
+        run_ms.push_back(time.ms);
+        host_clock = host_clock || time.host_clock;
     }
-    return summarize(run_ms);
+    Statistics statistics = summarize(run_ms);
+    statistics.host_clock = host_clock;
+    return statistics;
 }
 
 TimedRun device_copy(const OpenClContext& cl, std::uint64_t bytes_moved)
@@ -124,11 +149,19 @@ std::vector<RunMedian> time_in_turns(const std::vector<TimedRun>& runs, unsigned
 {
     ContestRules rules;
     rules.rounds = rounds;
-    const std::vector<double> medians =
-        choose_fastest(runs.size(), [&](std::size_t i) { return runs[i].run_ms(); }, rules).median_ms;
+    std::vector<bool> host_clock(runs.size(), false);
+    const std::vector<double> medians = choose_fastest(
+                                            runs.size(),
+                                            [&](std::size_t i) {
+                                                const RunTime time = time_run(runs[i].run_ms);
+                                                if (time.host_clock) host_clock[i] = true;
+                                                return time.ms;
+                                            },
+                                            rules)
+                                            .median_ms;
     std::vector<RunMedian> result;
     for (std::size_t i = 0; i < runs.size(); ++i)
-        result.push_back({runs[i].name, runs[i].bytes_moved, medians[i]});
+        result.push_back({runs[i].name, runs[i].bytes_moved, medians[i], host_clock[i]});
     return result;
 }
 

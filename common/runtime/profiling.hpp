@@ -20,18 +20,32 @@ struct EventTimes {
 };
 
 EventTimes event_times(const cl::Event& event);
-void print_event_times(std::ostream& out, const EventTimes& times);
+// The three figures; where the device reports no run time (a zero span: Mesa's rusticl reports
+// zero for every profiling time), says so, with `host_ms` (the host's clock around the launch and
+// its wait, when known: a negative value is not shown) beside it.
+void print_event_times(std::ostream& out, const EventTimes& times, double host_ms = -1);
+
+// One run of device work, to completion, timed: what its events say, or where the device
+// reports nothing, the host's clock around `run` (its launch and wait included).
+struct RunTime {
+    double ms = 0;
+    bool host_clock = false;  // the device reported zero: `ms` is the host's
+};
+// `run` launches, waits and returns the device's time in ms (0 where it reports none).
+RunTime time_run(const std::function<double()>& run);
 
 // Median, minimum and maximum of repeated measurements.
 struct Statistics {
     double median = 0;
     double min = 0;
     double max = 0;
+    bool host_clock = false;  // some came from the host's clock (time_run)
 };
 Statistics summarize(std::vector<double> samples);
 
 // Runs `enqueue` once to warm up (first launches pay for lazy compilation and allocation), then
-// `iterations` times, each to completion, and summarizes the kernel times from their events.
+// `iterations` times, each to completion, and summarizes the kernel times from their events
+// (time_run: the host's clock where the device reports none).
 Statistics time_kernel(unsigned iterations, const std::function<cl::Event()>& enqueue);
 
 // A per-step table for a pipeline (upload, kernels, download): start and end relative to the
@@ -75,6 +89,7 @@ struct RunMedian {
     std::string name;
     std::uint64_t bytes_moved = 0;
     double median_ms = 0;
+    bool host_clock = false;  // the device reported no times: the host's clock (time_run)
 };
 std::vector<RunMedian> time_in_turns(const std::vector<TimedRun>& runs, unsigned rounds);
 

@@ -8,12 +8,18 @@
 
 namespace sdk {
 
+std::string describe(const WorkGroupShape& shape)
+{
+    return "work-group " + std::to_string(shape.x) + "x" + std::to_string(shape.y);
+}
+
 std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& device)
 {
     const std::size_t kernel_limit = while_doing("querying the kernel's work-group size", [&] {
         return kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(device);
     });
-    return std::min(kernel_limit, device_limits(device).max_work_group_size);
+    const DeviceLimits limits = device_limits(device);
+    return std::min({kernel_limit, limits.max_work_group_size, limits.max_kernel_work_group_size});
 }
 
 namespace {
@@ -31,7 +37,8 @@ void check_group_limit(const cl::Device& device, std::size_t x, std::size_t y,
                          " work-items a group on this device (at most " +
                          std::to_string(item_limits.at(0)) + " wide, " +
                          std::to_string(item_limits.at(1)) + " high)" +
-                         limit_setting("SDK_MAX_WORK_GROUP_SIZE"));
+                         limit_setting("SDK_MAX_WORK_GROUP_SIZE") +
+                         limit_setting("SDK_MAX_KERNEL_WORK_GROUP_SIZE"));
 }
 
 }  // namespace
@@ -41,6 +48,21 @@ void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::s
 {
     check_group_limit(device, x, y, kernel_group_limit(kernel, device),
                       "the " + kernel_name + " kernel");
+}
+
+WorkGroupShape fit_work_group(const cl::Kernel& kernel, const cl::Device& device,
+                              WorkGroupShape preferred, const std::function<bool(WorkGroupShape)>& fits)
+{
+    const std::size_t limit = kernel_group_limit(kernel, device);
+    const auto item_limits = device_limits(device).max_work_item_sizes;
+    WorkGroupShape shape{std::max<std::size_t>(preferred.x, 1), std::max<std::size_t>(preferred.y, 1)};
+    const auto runs = [&] {
+        return shape.x * shape.y <= limit && shape.x <= item_limits.at(0) &&
+               shape.y <= item_limits.at(1) && (!fits || fits(shape));
+    };
+    while (!runs() && shape.y > 1) shape.y /= 2;
+    while (!runs() && shape.x > 1) shape.x /= 2;
+    return shape;
 }
 
 void check_work_group_within_device(const cl::Device& device, std::size_t x, std::size_t y)
@@ -53,14 +75,10 @@ void check_work_group_within_device(const cl::Device& device, std::size_t x, std
 LaunchSize launch_size_2d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items_x,
                           std::size_t items_y, std::size_t preferred_x, std::size_t preferred_y)
 {
-    const std::size_t limit = kernel_group_limit(kernel, device);
-    std::size_t local_x = preferred_x;
-    std::size_t local_y = preferred_y;
-    while (local_x * local_y > limit && local_y > 1) local_y /= 2;
-    while (local_x * local_y > limit && local_x > 1) local_x /= 2;
-    return {cl::NDRange(divide_round_up(items_x, local_x) * local_x,
-                        divide_round_up(items_y, local_y) * local_y),
-            cl::NDRange(local_x, local_y)};
+    const WorkGroupShape local = fit_work_group(kernel, device, {preferred_x, preferred_y});
+    return {cl::NDRange(divide_round_up(items_x, local.x) * local.x,
+                        divide_round_up(items_y, local.y) * local.y),
+            cl::NDRange(local.x, local.y)};
 }
 // [Launch size 2d]
 
@@ -68,8 +86,9 @@ LaunchSize launch_size_1d(const cl::Kernel& kernel, const cl::Device& device, st
                           std::size_t preferred)
 {
     const std::size_t limit = kernel_group_limit(kernel, device);
-    std::size_t local = preferred;
-    while (local > limit && local > 1) local /= 2;
+    const std::size_t widest = device_limits(device).max_work_item_sizes.at(0);
+    std::size_t local = std::max<std::size_t>(preferred, 1);
+    while ((local > limit || local > widest) && local > 1) local /= 2;
     return {cl::NDRange(divide_round_up(items, local) * local), cl::NDRange(local)};
 }
 

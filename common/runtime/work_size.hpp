@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace sdk {
@@ -20,9 +21,33 @@ struct LaunchSize {
 };
 // [Launch size]
 
-// The most work-items a group of `kernel` may have on `device` (CL_KERNEL_WORK_GROUP_SIZE, and
-// no more than device_limits' max_work_group_size).
+// A work-group's shape, x by y work-items.
+struct WorkGroupShape {
+    std::size_t x = 32;
+    std::size_t y = 8;
+    bool operator==(const WorkGroupShape& other) const { return x == other.x && y == other.y; }
+    bool operator!=(const WorkGroupShape& other) const { return !(*this == other); }
+};
+std::string describe(const WorkGroupShape& shape);  // "work-group 32x8"
+
+// The most work-items a group of `kernel` may have on `device`: CL_KERNEL_WORK_GROUP_SIZE, which
+// a register-hungry kernel on an embedded GPU's driver (Mesa's rusticl, a Mali's) may put far
+// below the device's CL_DEVICE_MAX_WORK_GROUP_SIZE, and no more than device_limits'
+// max_work_group_size and max_kernel_work_group_size.
 std::size_t kernel_group_limit(const cl::Kernel& kernel, const cl::Device& device);
+
+// [Fit work group]
+// The shape a kernel runs when nobody named one (a filter's default, a tuned shape, a tuning
+// candidate, the verdict's): `preferred`, halved in height and then in width until `kernel` can
+// run it on `device` (kernel_group_limit, the device's largest sizes along x and y) and `fits`
+// accepts it (a local variant: its tile in local memory). Height goes first: the widths we
+// prefer are multiples of a GPU's SIMD width (CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE), kept
+// as long as the limit allows. 1x1 at worst: a shape that `fits` refuses even then is returned as
+// 1x1, for the caller's own check to refuse.
+WorkGroupShape fit_work_group(const cl::Kernel& kernel, const cl::Device& device,
+                              WorkGroupShape preferred,
+                              const std::function<bool(WorkGroupShape)>& fits = {});
+// [Fit work group]
 
 // Refuses (UsageError) a work-group shape of `x` x `y` that `kernel` cannot run on `device`,
 // naming the limits: a shape asked for is run as asked or not at all, never shrunk behind the
@@ -40,7 +65,7 @@ void check_local_memory(const cl::Device& device, std::size_t x, std::size_t y,
                         std::uint64_t tile_bytes);
 
 // `items_x` x `items_y` work-items in groups of up to `preferred_x` x `preferred_y`, shrunk to
-// what the kernel allows on the device (CL_KERNEL_WORK_GROUP_SIZE).
+// what the kernel allows on the device (fit_work_group).
 LaunchSize launch_size_2d(const cl::Kernel& kernel, const cl::Device& device, std::size_t items_x,
                           std::size_t items_y, std::size_t preferred_x = 32,
                           std::size_t preferred_y = 8);

@@ -127,7 +127,16 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
         if (variant_ == FirVariant::image)
             image_copy_kernel_ = create_kernel(program_, "luminance_to_float_image");
     });
+    fit_default_shape();
     set_coefficients(coefficients);
+}
+
+// The buffer and image variants' default, kDefaultGroup made to fit the K*K kernel here.
+void FirFilter::fit_default_shape()
+{
+    const WorkGroupShape shape = sdk::fit_work_group(kernel_, cl_.device, kDefaultGroup);
+    work_group_x_ = shape.x;
+    work_group_y_ = shape.y;
 }
 
 // The local kernels for groups `height` tall become the ones that run, built the first time:
@@ -157,17 +166,42 @@ void FirFilter::use_local_kernels(std::size_t height)
 }
 
 // The local kernels' default shape is 16x8, the fastest measured for most windows
-// (fir_tuning.cpp), halved in height until the tiles of the kernel the weights run fit the
-// device's local memory (32 KiB on many embedded GPUs; separable weights need the most); its
-// kernels become the ones that run.
+// (fir_tuning.cpp), halved in height until the kernel the weights run can run it here: its
+// tiles within the device's local memory (32 KiB on many embedded GPUs; separable weights need
+// the most), and its work-items within the kernel's own limit (an embedded driver may allow a
+// kernel far fewer than the device: 32 on Mesa's rusticl). Its kernels become the ones that run.
 void FirFilter::fit_default_local_shape()
 {
     work_group_x_ = kLocalGroupWidth;
-    work_group_y_ = 8;
     const std::uint64_t available = device_limits(cl_.device).local_memory_bytes;
-    while (work_group_y_ > 1 && local_bytes(work_group_x_, work_group_y_) > available)
-        work_group_y_ /= 2;
-    use_local_kernels(work_group_y_);
+    for (work_group_y_ = 8;; work_group_y_ /= 2) {
+        if (work_group_y_ > 1 && local_bytes(work_group_x_, work_group_y_) > available) continue;
+        // A program per height: its kernel's limit is known once it is built.
+        use_local_kernels(work_group_y_);
+        const cl::Kernel& kernel = separable() ? separable_local_kernel_ : kernel_;
+        if (work_group_y_ == 1 ||
+            work_group_x_ * work_group_y_ <= kernel_group_limit(kernel, cl_.device))
+            break;
+    }
+}
+
+WorkGroupShape FirFilter::fit_work_group(std::size_t x, std::size_t y)
+{
+    if (variant_ == FirVariant::local) {
+        // Its width is built into its kernels: the height halves until the kernel built for it
+        // runs here (set_work_group checks the kernel's limit and the tiles' local memory).
+        for (y = std::max<std::size_t>(y, 1);; y /= 2) {
+            try {
+                set_work_group(kLocalGroupWidth, y);
+                return {kLocalGroupWidth, y};
+            } catch (const UsageError&) {
+                if (y == 1) throw;
+            }
+        }
+    }
+    const WorkGroupShape shape = sdk::fit_work_group(kernel_, cl_.device, {x, y});
+    set_work_group(shape.x, shape.y);
+    return shape;
 }
 
 std::string fir_build_options(Border border, int size)
@@ -396,9 +430,10 @@ void FirFilter::set_work_group(std::size_t x, std::size_t y)
 void FirFilter::use_default_work_group()
 {
     shape_chosen_ = false;
-    work_group_x_ = kDefaultGroup.x;
-    work_group_y_ = kDefaultGroup.y;
-    if (variant_ == FirVariant::local) fit_default_local_shape();
+    if (variant_ == FirVariant::local)
+        fit_default_local_shape();
+    else
+        fit_default_shape();
     if (width_ > 0) {
         size_launch();
         bind_arguments();
@@ -572,18 +607,34 @@ cl::Event FirFilter::run()
 
 double FirFilter::run_ms()
 {
-    run().wait();
-    double total = 0;
-    for (const cl::Event& event : last_events_) total += event_times(event).run_ms;
-    return total;
+    return timed_run().ms;
+}
+
+// One run, waited for: all its kernels' device time, or the host's clock where the device
+// reports none.
+RunTime FirFilter::timed_run()
+{
+    return time_run([&] {
+        run().wait();
+        double total = 0;
+        for (const cl::Event& event : last_events_) total += event_times(event).run_ms;
+        return total;
+    });
 }
 
 Statistics FirFilter::time_runs(unsigned iterations)
 {
     run_ms();  // the first launch pays for lazy compilation and allocation
     std::vector<double> samples;
-    for (unsigned i = 0; i < iterations; ++i) samples.push_back(run_ms());
-    return summarize(samples);
+    bool host_clock = false;
+    for (unsigned i = 0; i < iterations; ++i) {
+        const RunTime time = timed_run();
+        samples.push_back(time.ms);
+        host_clock = host_clock || time.host_clock;
+    }
+    Statistics statistics = summarize(samples);
+    statistics.host_clock = host_clock;
+    return statistics;
 }
 
 std::vector<float> FirFilter::download()

@@ -110,10 +110,14 @@ public:
     Image download_luminance();
     // Fills the output with `value` (tests poison it with NaN so that pixels a kernel skips show).
     void fill_output(float value);
-    // The work-group shape, 32x8 (the local variant: 16x8, and always kLocalGroupWidth wide)
-    // unless set (--work-group, or what --variant auto tuned). A shape the kernel cannot run on
-    // this device is a UsageError naming the limit.
+    // The work-group shape: by default 32x8 (the local variant: 16x8, and always
+    // kLocalGroupWidth wide) made to fit the kernel's limits on this device. One named by the
+    // user (--work-group) runs as asked, or is refused (UsageError) naming the limit.
     void set_work_group(std::size_t x, std::size_t y);
+    // A shape nobody named (a tuned one, a tuning candidate, the verdict's): shrunk to what the
+    // kernel runs on this device (fit_work_group; the local variant keeps its width and halves
+    // its height). Returns the shape that runs.
+    WorkGroupShape fit_work_group(std::size_t x, std::size_t y);
     // Back to the default shape, as made.
     void use_default_work_group();
     WorkGroupShape work_group() const { return {work_group_x_, work_group_y_}; }
@@ -151,6 +155,8 @@ private:
     void bind_by_value(cl::Kernel& kernel, const std::vector<cl_float>& weights);
     std::size_t tile_floats(std::size_t columns_per_item, std::size_t rows_per_item,
                             std::size_t group_x, std::size_t group_y) const;
+    void fit_default_shape();
+    RunTime timed_run();
     void fit_default_local_shape();
     void use_local_kernels(std::size_t height);
     std::size_t local_bytes(std::size_t group_x, std::size_t group_y) const;

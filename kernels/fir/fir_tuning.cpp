@@ -176,6 +176,12 @@ FirCoefficients full_window_coefficients(int size)
     return coefficients;
 }
 
+FirChoice default_fir_choice(const cl::Device& device)
+{
+    const bool cpu = (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
+    return {FirVariant::buffer, 32, cpu ? std::size_t{1} : std::size_t{8}};
+}
+
 FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int size,
                                   std::size_t width, std::size_t height, Tuning tuning,
                                   FirWeights weights, const TuningAnnouncer& announce)
@@ -193,6 +199,7 @@ FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int si
         return fir_contestants(cl, border, size, image, weights);
     };
     recipe.family = [](const FirChoice& choice) { return static_cast<int>(choice.variant); };
+    recipe.default_choice = default_fir_choice(cl.device);
     recipe.announce = announce;
     return tune(width, height, recipe, tuning);
 }
@@ -244,11 +251,24 @@ std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border 
             if (!first_of_variant) continue;
             asked = shape_run_by(candidate.variant, *shape);
         }
-        // Too many work-items, or too large a tile for local memory: not a shape it runs.
-        if (!runnable_shapes({asked}, [&](std::size_t x, std::size_t y) {
-                 filter->set_work_group(x, y);
-             }).empty())
-            contestants.push_back({candidate.variant, asked.x, asked.y});
+        if (shape) {
+            // Too many work-items, or too large a tile for local memory: not a shape it runs.
+            if (!runnable_shapes({asked}, [&](std::size_t x, std::size_t y) {
+                     filter->set_work_group(x, y);
+                 }).empty())
+                contestants.push_back({candidate.variant, asked.x, asked.y});
+            continue;
+        }
+        // Each candidate shape made to fit the kernel's limits, once (on a driver that allows
+        // 32 work-items, several shrink to 32x1).
+        try {
+            const WorkGroupShape runs = filter->fit_work_group(asked.x, asked.y);
+            const FirChoice fitted{candidate.variant, runs.x, runs.y};
+            if (std::find(contestants.begin(), contestants.end(), fitted) == contestants.end())
+                contestants.push_back(fitted);
+        } catch (const UsageError&) {
+            // not even its smallest shape runs here
+        }
     }
     const auto run = [&](const FirChoice& contestant) {
         FirFilter& filter = *filters.at(contestant.variant);

@@ -48,6 +48,10 @@ std::string fir_tuning_key(const std::string& device, Border border, int size,
                            SizeClass size_class, const std::vector<FirVariant>& variants,
                            FirWeights weights = FirWeights::full_window);
 
+// What auto runs until its tuning has finished on this device: the buffer variant (two passes
+// for separable weights), in one-row groups of 32 on a CPU and 32x8 on a GPU.
+FirChoice default_fir_choice(const cl::Device& device);
+
 using FirTuningResult = Tuned<FirChoice>;
 
 // The choice for a KxK window (`size`) on an image of `width` x `height`: from the cache, or

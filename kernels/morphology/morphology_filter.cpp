@@ -220,6 +220,16 @@ void MorphologyFilter::set_work_group(std::size_t x, std::size_t y)
     work_group_y_ = y;
 }
 
+WorkGroupShape MorphologyFilter::fit_work_group(std::size_t x, std::size_t y)
+{
+    const std::size_t erode_limit = kernel_group_limit(erode_kernel_, cl_.device);
+    const WorkGroupShape shape = sdk::fit_work_group(
+        dilate_kernel_, cl_.device, {x, y},
+        [&](WorkGroupShape s) { return s.x * s.y <= erode_limit; });
+    set_work_group(shape.x, shape.y);
+    return shape;
+}
+
 std::vector<PipelineStep> MorphologyFilter::run(const Binarisation& binarisation,
                                                 MorphologyOperation operation, const Roi& roi)
 {

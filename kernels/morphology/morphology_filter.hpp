@@ -54,10 +54,14 @@ public:
     // anything a kernel fails to write shows up).
     void fill_outputs(std::uint8_t value);
 
-    // The dilate and erode passes' work-group shape, 16x8 unless set (--work-group, or what the
-    // tuner chose); binarise, pack and unpack keep 32x8. A shape the kernels cannot run on this
-    // device is a UsageError naming the limit.
+    // The dilate and erode passes' work-group shape, 16x8 (within the kernels' limits: the
+    // launch shrinks it) unless set; binarise, pack and unpack keep 32x8, shrunk alike. A shape
+    // named by the user (--work-group) runs as asked, or is refused (UsageError) naming the limit.
     void set_work_group(std::size_t x, std::size_t y);
+    // A shape nobody named (tuned, a candidate): shrunk to what both passes' kernels run here
+    // (fit_work_group). Returns the shape that runs.
+    WorkGroupShape fit_work_group(std::size_t x, std::size_t y);
+    WorkGroupShape work_group() const { return {work_group_x_, work_group_y_}; }
 
     // The whole device pipeline: binarise and pack, the operation's passes, unpack. Throws
     // std::invalid_argument for a region that is empty or not inside the image.

@@ -38,12 +38,13 @@ MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
         // Dilations one after another, each reading the last one's result: the kernel's work
         // does not depend on the bits.
         contestants.launch = [morphology, whole](WorkGroupShape& candidate) {
-            morphology->set_work_group(candidate.x, candidate.y);
+            candidate = morphology->fit_work_group(candidate.x, candidate.y);
             return morphology->run_pass(MorphologyPass::dilate, whole).event;
         };
         return contestants;
     };
     recipe.stages = one_stage(morphology_candidates());
+    recipe.default_choice = WorkGroupShape{16, 8};  // the filter's own default (morphology_filter.cpp)
     recipe.announce = announce;
     return tune(width, height, recipe, tuning);
 }

@@ -97,6 +97,17 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
         if (variant == SobelVariant::image)
             image_copy_kernel_ = create_kernel(program_, "luminance_to_image");
     });
+    fit_work_group(32, 8);
+}
+
+WorkGroupShape SobelFilter::fit_work_group(std::size_t x, std::size_t y)
+{
+    const std::uint64_t local_memory = device_limits(cl_.device).local_memory_bytes;
+    const WorkGroupShape shape = sdk::fit_work_group(kernel_, cl_.device, {x, y}, [&](WorkGroupShape s) {
+        return variant_ != SobelVariant::local_tile || local_tile_bytes(s.x, s.y) <= local_memory;
+    });
+    set_work_group(shape.x, shape.y);
+    return shape;
 }
 
 void SobelFilter::set_work_group(std::size_t x, std::size_t y)

@@ -101,9 +101,14 @@ public:
     // The luminance the kernel read (computed on the device, or uploaded), as a host image.
     Image download_luminance();
 
-    // The work-group shape to ask for (default 32x8), e.g. from tuning; applies from the next
-    // run, so one upload serves every shape tried.
+    // The work-group shape, from the next run on (one upload serves every shape tried). Named
+    // by the user (--work-group): run as asked, or refused (UsageError) naming the limit.
     void set_work_group(std::size_t x, std::size_t y);
+    // A shape nobody named (the default 32x8, a tuned one, a tuning candidate): shrunk to what
+    // this kernel runs on this device (fit_work_group; the local variant's tile within local
+    // memory). Returns the shape that runs. The filter starts in fit_work_group(32, 8).
+    WorkGroupShape fit_work_group(std::size_t x, std::size_t y);
+    WorkGroupShape work_group() const { return {work_group_x_, work_group_y_}; }
 
     const LaunchSize& launch_size() const { return launch_; }
     std::size_t width() const { return width_; }  // of the image allocated for

@@ -111,6 +111,14 @@ std::vector<std::vector<SobelChoice>> sobel_stages(bool little_endian, bool imag
     return {variants, shapes};
 }
 
+SobelChoice default_sobel_choice(const cl::Device& device)
+{
+    const bool little_endian = device.getInfo<CL_DEVICE_ENDIAN_LITTLE>();
+    const bool cpu = (device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
+    return {little_endian ? SobelVariant::packed_16x4 : SobelVariant::vector_16x4, 32,
+            cpu ? std::size_t{1} : std::size_t{4}};
+}
+
 std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class,
                              const std::vector<SobelVariant>& variants)
 {
@@ -155,6 +163,7 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
     };
     recipe.prepare = [&](ImageSize size) { return sobel_contestants(cl, border, size); };
     recipe.family = [](const SobelChoice& choice) { return static_cast<int>(choice.variant); };
+    recipe.default_choice = default_sobel_choice(cl.device);
     recipe.announce = announce;
     return tune(width, height, recipe, tuning);
 }
@@ -181,12 +190,12 @@ std::vector<SobelVariant> offered_variants(const OpenClContext& cl, ImageSize si
 }
 
 // Each of `variants` with a copy of the luminance `source` holds, ready to run in `shape`
-// (else 32x8, where the variant does not take it); a run's time includes the image variant's
-// copy into its image where it needs one.
+// (else, or where the variant does not take it, its default: 32x8 within the kernel's limits);
+// a run's time includes the image variant's copy into its image where it needs one.
 std::vector<TimedRun> sobel_variant_runs(const OpenClContext& cl, Border border,
                                          const SobelFilter& source,
                                          const std::vector<SobelVariant>& variants,
-                                         WorkGroupShape shape)
+                                         std::optional<WorkGroupShape> shape)
 {
     std::vector<TimedRun> runs;
     for (const auto variant : variants) {
@@ -196,10 +205,13 @@ std::vector<TimedRun> sobel_variant_runs(const OpenClContext& cl, Border border,
             cl.queue.enqueueCopyBuffer(source.luminance_buffer(), filter->luminance_buffer(), 0, 0,
                                        filter->row_pitch() * source.height());
         });
-        try {
-            filter->set_work_group(shape.x, shape.y);
-        } catch (const UsageError&) {
-            filter->set_work_group(32, 8);  // the shape asked for does not suit this variant
+        // Otherwise the filter's default shape, made to fit this kernel (SobelFilter).
+        if (shape) {
+            try {
+                filter->set_work_group(shape->x, shape->y);
+            } catch (const UsageError&) {
+                // the shape asked for does not suit this variant: its default
+            }
         }
         runs.push_back({variant_name(variant), filter->bytes_moved(), [filter] {
                             const cl::Event kernel = filter->run();
@@ -216,7 +228,7 @@ std::vector<TimedRun> sobel_variant_runs(const OpenClContext& cl, Border border,
 
 std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border border,
                                                const SobelFilter& source, unsigned iterations,
-                                               WorkGroupShape shape)
+                                               std::optional<WorkGroupShape> shape)
 {
     const auto variants = offered_variants(cl, {source.width(), source.height()});
     const auto medians =
@@ -233,7 +245,7 @@ std::vector<RunMedian> compare_sobel_variants(const OpenClContext& cl, Border bo
     std::vector<SobelVariant> variants{SobelVariant::no_vectors};
     for (const auto variant : offered_variants(cl, {source.width(), source.height()}))
         variants.push_back(variant);
-    auto runs = sobel_variant_runs(cl, border, source, variants, {32, 8});
+    auto runs = sobel_variant_runs(cl, border, source, variants, std::nullopt);
     runs.push_back(device_copy(cl, source.bytes_moved()));
     return time_in_turns(runs, rounds);
 }

@@ -46,6 +46,11 @@ std::vector<SobelChoice> sobel_candidates(bool little_endian, bool images);
 std::vector<std::vector<SobelChoice>> sobel_stages(bool little_endian, bool images,
                                                    const std::optional<SobelChoice>& best);
 
+// What auto runs until its tuning has finished on this device: the 16x4-packed kernel (16x4 on a
+// big-endian device), in one-row groups of 32 on a CPU and 32x4 on a GPU, the shapes that ran it
+// fastest there (docs/performance.md#sobel-choices).
+SobelChoice default_sobel_choice(const cl::Device& device);
+
 // The cache line's key: the filter, the variants that competed, border mode (edge tiles take a
 // slower path, whose cost depends on the mode), size class and device.
 std::string sobel_tuning_key(const std::string& device, Border border, SizeClass size_class,
@@ -70,19 +75,20 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
 
 // For sobel -n's verdict (samples/app/verdict.hpp): every variant the sample offers that runs
 // here, timed over `iterations` rounds after a warm-up, the variants taking turns, each on a
-// copy of the luminance `source` holds on the device, in work-groups of `shape` where the
-// variant takes it, else 32x8. The image variant's time includes its copy
-// into the image where each of its runs needs one.
+// copy of the luminance `source` holds on the device, in work-groups of `shape` (--work-group's)
+// where the variant takes it, else in the variant's default (32x8 within the kernel's limits).
+// The image variant's time includes its copy into the image where each of its runs needs one.
 struct VariantMedian {
     SobelVariant variant;
     double median_ms;
 };
 std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border border,
                                                const SobelFilter& source, unsigned iterations,
-                                               WorkGroupShape shape);
+                                               std::optional<WorkGroupShape> shape);
 
 // sobel --compare, the seeds' table: the scalar kernel (sobel_no_vectors's), then every variant
-// the sample offers that runs here, each in 32x8 groups on a copy of the luminance `source`
+// the sample offers that runs here, each in its default shape (32x8 within the kernel's
+// limits) on a copy of the luminance `source`
 // holds, and last the device copying as many bytes (the yardstick), all timed `rounds` times
 // taking turns.
 std::vector<RunMedian> compare_sobel_variants(const OpenClContext& cl, Border border,

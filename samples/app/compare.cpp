@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "samples/app/compare.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -45,6 +46,9 @@ void print_comparison(std::ostream& out, const std::string& device, std::size_t 
                       row.median_ms, speed_up, gbps, share);
         out << line;
     }
+    if (std::any_of(rows.begin(), rows.end(), [](const RunMedian& row) { return row.host_clock; }))
+        out << "  (this device reports no profiling times: medians on the host's clock, each "
+               "launch and wait included)\n";
 }
 
 }  // namespace sdk

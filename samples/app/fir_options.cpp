@@ -36,8 +36,9 @@ void add_fir_options(CLI::App& app, FirOptions& options)
                  {"auto", "buffer", "local", "image"})
         ->capture_default_str();
     add_tuning_options(app, options.tuning,
-                       "work-group shape WxH, e.g. 32x8 (default: 32x8, or the tuned one with "
-                       "auto)",
+                       "work-group shape WxH, e.g. 32x8, run as named or refused; with auto "
+                       "nothing is measured (default: the tuned shape, or 32x8, shrunk to "
+                       "what the kernel runs on this device)",
                        "with auto: measure the candidates again for this image's size class "
                        "and K and replace the cached choice");
     add_compare_option(app, options.compare);
@@ -59,16 +60,18 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
                             std::size_t rows, std::ostream& log)
 {
     FirChoice choice;
+    const bool shape_named = !options.tuning.work_group.empty();
+    if (shape_named && options.tuning.retune)
+        throw UsageError("--retune measures the work-group shapes and --work-group names one: "
+                         "give one of them");
     if (options.variant == "auto") {
-        if (!options.tuning.work_group.empty() && options.tuning.retune)
-            throw UsageError("--retune measures the work-group shapes and --work-group names one: "
-                             "give one of them");
         // Separable weights: the separable paths compete (two passes, or one kernel with the
         // row sums in local memory), not the K*K kernels they skip.
         const FirWeights weights =
             separate(coefficients) ? FirWeights::separable : FirWeights::full_window;
         const FirTuningResult tuned = choose_fir_kernel(
-            cl, border, options.size, width, rows, tuning_mode(options.tuning), weights,
+            cl, border, options.size, width, rows,
+            shape_named ? Tuning::cache_only : tuning_mode(options.tuning), weights,
             announce_to(log));
         choice = tuned.choice;
         log_tuning(log, "Variant auto", tuned);

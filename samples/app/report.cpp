@@ -24,7 +24,10 @@ void report_repeated_runs(std::ostream& out, unsigned iterations,
 void print_kernel_statistics(std::ostream& out, unsigned iterations, const Statistics& ms,
                              std::uint64_t bytes_moved)
 {
-    out << "Kernel time over " << iterations << " runs: median " << std::fixed
+    out << "Kernel time over " << iterations << " runs"
+        << (ms.host_clock ? " (host clock, launch and wait: this device reports no profiling times)"
+                          : "")
+        << ": median " << std::fixed
         << std::setprecision(4) << ms.median << " ms (min " << ms.min << ", max " << ms.max
         << "), " << std::setprecision(2) << gigabytes_per_second(bytes_moved, ms.median)
         << " GB/s\n";
@@ -36,8 +39,13 @@ void print_cpu_comparison(std::ostream& out, double kernel_ms, double end_to_end
 {
     auto speedup = [&](double ms) { return ms > 0 ? reference_ms / ms : 0.0; };
     out << std::fixed << std::setprecision(3) << "C++ reference on one CPU thread: " << reference_ms
-        << " ms; kernel " << kernel_ms << " ms (" << std::setprecision(1) << speedup(kernel_ms)
-        << "x), end to end " << std::setprecision(3) << end_to_end_ms << " ms ("
+        << " ms; kernel ";
+    // A device that reports no profiling times (zero) gets no ratio.
+    if (kernel_ms > 0)
+        out << kernel_ms << " ms (" << std::setprecision(1) << speedup(kernel_ms) << "x)";
+    else
+        out << "time not reported by this device";
+    out << ", end to end " << std::setprecision(3) << end_to_end_ms << " ms ("
         << std::setprecision(1) << speedup(end_to_end_ms) << "x)\n";
     out.unsetf(std::ios::floatfield);
 }

@@ -8,6 +8,7 @@
 #include "samples/app/verdict.hpp"
 #include "common/imageio/image_file.hpp"
 
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -24,8 +25,9 @@ void add_sobel_options(CLI::App& app, SobelOptions& options)
                  {"auto", "16x1", "16x4", "16x4-packed", "local", "image"})
         ->capture_default_str();
     add_tuning_options(app, options.tuning,
-                       "work-group shape WxH, e.g. 32x8 (default: 32x8, or the tuned one "
-                       "with auto)",
+                       "work-group shape WxH, e.g. 32x8, run as named or refused; with auto "
+                       "nothing is measured (default: the tuned shape, or 32x8, shrunk to "
+                       "what the kernel runs on this device)",
                        "with auto: measure the candidates again for this image's size class "
                        "and replace the cached choice");
     app.add_flag("--save-gradients", options.save_gradients,
@@ -41,9 +43,15 @@ SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext
                                 std::ostream& log)
 {
     SobelChoice choice;
+    const bool shape_named = !options.tuning.work_group.empty();
+    if (shape_named && options.tuning.retune)
+        throw UsageError("--retune measures the work-group shapes and --work-group names one: "
+                         "give one of them");
     if (options.variant == "auto") {
-        const TuningResult tuned = choose_sobel_kernel(cl, border, width, rows,
-                                                       tuning_mode(options.tuning), announce_to(log));
+        // A shape named: nothing measured, the variant from a finished tuning or the default.
+        const TuningResult tuned = choose_sobel_kernel(
+            cl, border, width, rows, shape_named ? Tuning::cache_only : tuning_mode(options.tuning),
+            announce_to(log));
         choice = tuned.choice;
         log_tuning(log, "Variant auto", tuned);
     } else {
@@ -77,9 +85,12 @@ void run_with_host_conversions(DeviceRun& run, SobelFilter& sobel,
 void report_sobel_verdict(std::ostream& log, const OpenClContext& cl, Border border,
                           SobelFilter& sobel, unsigned iterations, const SobelOptions& options)
 {
-    WorkGroupShape shape{32, 8};  // each variant in --work-group's shape, else 32x8
-    if (!options.tuning.work_group.empty())
-        std::tie(shape.x, shape.y) = parse_work_group(options.tuning.work_group);
+    // Each variant in --work-group's shape, else in its default (32x8 within its limits).
+    std::optional<WorkGroupShape> shape;
+    if (!options.tuning.work_group.empty()) {
+        shape.emplace();
+        std::tie(shape->x, shape->y) = parse_work_group(options.tuning.work_group);
+    }
     std::vector<VariantTime> times;
     for (const auto& [variant, median_ms] :
          time_sobel_variants(cl, border, sobel, iterations, shape))

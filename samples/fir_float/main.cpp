@@ -48,7 +48,12 @@ int main(int argc, char** argv)
                                                                    run.memory.mode, choice.variant),
                                   std::make_unique<sdk::RowConversions>(run.cl));
         });
-        if (choice.group_x > 0) fir->set_work_group(choice.group_x, choice.group_y);
+        // Its work-group: the one --work-group names, run as named or refused; else the chosen
+        // shape, shrunk where this kernel runs fewer work-items a group here.
+        if (!fir_options.tuning.work_group.empty())
+            fir->set_work_group(choice.group_x, choice.group_y);
+        else if (choice.group_x > 0)
+            fir->fit_work_group(choice.group_x, choice.group_y);
         run.print_setup("border " + sdk::border_name(options.border) + ", " +
                         sdk::describe(fir->work_group()) + ", coefficients " + coefficients.to_string());
         run.log << fir->describe_path() << "\n";
@@ -72,7 +77,7 @@ int main(int argc, char** argv)
             return sdk::round_to_8bit(run, *conversions, *fir);
         });
         const sdk::EventTimes kernel_times = sdk::event_times(kernel);
-        sdk::print_event_times(run.log, kernel_times);
+        sdk::print_event_times(run.log, kernel_times, run.pipeline.step_ms("kernel fir_float"));
         run.pipeline.print(run.log);
 
         // 5. With -n, repeated runs and the verdict (buffer, local memory or image?); with

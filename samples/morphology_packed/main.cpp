@@ -58,11 +58,14 @@ int main(int argc, char** argv)
                 return sdk::choose_morphology_work_group(run.cl, element, run.width(),
                                                          run.first_band_rows(), mode, announce);
             });
-        morphology->set_work_group(group.x, group.y);
+        if (asked.tuning.work_group.empty())
+            morphology->fit_work_group(group.x, group.y);  // shrunk where the kernels run fewer
+        else
+            morphology->set_work_group(group.x, group.y);  // as named, or refused
         run.print_setup(sdk::operation_name(operation) + " with the " + sdk::element_name(element) +
                         ", foreground: luminance " + (asked.invert ? "< " : ">= ") +
                         std::to_string(asked.threshold) + ", region " + sdk::roi_text(roi) +
-                        ", passes' " + sdk::describe(group));
+                        ", passes' " + sdk::describe(morphology->work_group()));
 
         // 3. A band at a time (usually one: the whole image), all on the device: the file's rows
         //    to the luminance; binarise and pack, each morphology pass, unpack, every step timed

@@ -46,8 +46,14 @@ int main(int argc, char** argv)
                 std::make_unique<sdk::SobelFilter>(run.cl, choice.variant, options.border, run.memory.mode),
                 std::make_unique<sdk::RowConversions>(run.cl));
         });
-        sobel->set_work_group(choice.group_x, choice.group_y);
-        run.print_setup("variant " + sdk::describe(choice) + ", border " + sdk::border_name(options.border));
+        // Its work-group: the one --work-group names, run as named or refused; else the chosen
+        // shape, shrunk where this kernel runs fewer work-items a group here.
+        if (asked.tuning.work_group.empty())
+            sobel->fit_work_group(choice.group_x, choice.group_y);
+        else
+            sobel->set_work_group(choice.group_x, choice.group_y);
+        run.print_setup("variant " + sdk::variant_name(choice.variant) + ", " +
+                        sdk::describe(sobel->work_group()) + ", border " + sdk::border_name(options.border));
         run.print_bands();
 
         // 4. A band at a time (usually one: the whole image): the file's rows to the device's
@@ -76,7 +82,7 @@ int main(int argc, char** argv)
         } else {  // the seeds' way, for comparison: conversions on the host
             sdk::run_with_host_conversions(run, *sobel, run_sobel, host_copies_wanted ? &copies : nullptr);
         }
-        sdk::print_event_times(run.log, sdk::event_times(kernel));
+        sdk::print_event_times(run.log, sdk::event_times(kernel), run.pipeline.step_ms("kernel sobel"));
         run.pipeline.print(run.log);
 
         // 5. With -n, repeated runs and the verdict (buffer, local memory or image?); with

@@ -54,7 +54,8 @@ int main(int argc, char** argv)
         sdk::SobelFilter sobel(cl, sdk::SobelVariant::no_vectors, options.border, memory.mode);
         const sdk::Image luminance = sdk::host_luminance(image, pipeline);
         sdk::print_setup(log, cl, luminance,
-                         "one pixel per work-item, border " + sdk::border_name(options.border),
+                         "one pixel per work-item, " + sdk::describe(sobel.work_group()) +
+                             ", border " + sdk::border_name(options.border),
                          memory);
 
         // 3. Upload, run once and read dX and dY back: each step timed end to end.
@@ -62,7 +63,7 @@ int main(int argc, char** argv)
         const auto magnitude = pipeline.time("magnitude on the host", 3 * luminance.pixels.size(),
                                              [&] { return sdk::gradient_magnitude(run.gradients); });
         const sdk::EventTimes kernel_times = sdk::event_times(run.kernel);
-        sdk::print_event_times(log, kernel_times);
+        sdk::print_event_times(log, kernel_times, pipeline.step_ms("kernel"));
         pipeline.print(log);
 
         // 4. With -n, time repeated runs.

@@ -8,6 +8,9 @@
 // It reads its own variables, so that a test can set them without the SDK's and see a launch
 // refused:
 //   SHIM_MAX_WORK_GROUP_SIZE  a launch of more work-items a group: CL_INVALID_WORK_GROUP_SIZE
+//   SHIM_MAX_KERNEL_WORK_GROUP_SIZE  the same, for a driver that allows each kernel fewer
+//                             work-items than the device (CL_KERNEL_WORK_GROUP_SIZE; Mesa's
+//                             rusticl allows each of ours 32 of the device's 1024)
 //   SHIM_MAX_LOCAL_MEM_BYTES  a kernel using more local memory: CL_OUT_OF_RESOURCES
 //   SHIM_MAX_ALLOC_BYTES      a larger buffer: CL_INVALID_BUFFER_SIZE
 // Each refusal is also named on stderr, with "limits_shim:" first.
@@ -42,7 +45,10 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint 
                               cl_uint waits, const cl_event* wait_list, cl_event* event)
 {
     static const auto enqueue = real<decltype(&clEnqueueNDRangeKernel)>("clEnqueueNDRangeKernel");
-    const unsigned long long most_items = limit("SHIM_MAX_WORK_GROUP_SIZE");
+    unsigned long long most_items = limit("SHIM_MAX_WORK_GROUP_SIZE");
+    if (const unsigned long long kernel_items = limit("SHIM_MAX_KERNEL_WORK_GROUP_SIZE");
+        kernel_items && (!most_items || kernel_items < most_items))
+        most_items = kernel_items;
     if (most_items && local) {
         unsigned long long items = 1;
         for (cl_uint d = 0; d < dimensions; ++d) items *= local[d];

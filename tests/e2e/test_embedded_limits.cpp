@@ -21,6 +21,7 @@
 #include <map>
 #include <ostream>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -36,10 +37,18 @@ const std::map<std::string, std::string> kEmbeddedLimits{{"MAX_LOCAL_MEM_BYTES",
                                                          {"MAX_WORK_GROUP_SIZE", "256"},
                                                          {"MAX_ALLOC_BYTES", "134217728"}};
 
+// A driver like Mesa's rusticl: each kernel runs at most 32 (or 64) work-items a group
+// (CL_KERNEL_WORK_GROUP_SIZE), however many the device allows.
+std::map<std::string, std::string> kernel_limit(const std::string& items)
+{
+    return {{"MAX_KERNEL_WORK_GROUP_SIZE", items}};
+}
+
 struct Case {
     std::string name;  // the test's name
     std::string sample;
     std::vector<std::string> arguments;
+    std::map<std::string, std::string> limits = kEmbeddedLimits;
 };
 
 // 15x15 weights: the largest window, whose local variant needs the largest tiles. Separable
@@ -60,8 +69,9 @@ std::vector<Case> every_case()
 {
     std::vector<Case> cases;
     const auto add = [&](const std::string& name, const std::string& sample,
-                         std::vector<std::string> arguments) {
-        cases.push_back({name, sample, std::move(arguments)});
+                         std::vector<std::string> arguments,
+                         const std::map<std::string, std::string>& limits = kEmbeddedLimits) {
+        cases.push_back({name, sample, std::move(arguments), limits});
     };
     // 32x16 and 512x1 are 512 work-items; 16x16 is the most the device runs.
     const std::vector<std::pair<std::string, std::vector<std::string>>> groups{
@@ -105,6 +115,30 @@ std::vector<Case> every_case()
     add("morphology_packed_diamond", "morphology_packed", {"--shape", "diamond"});
     add("morphology_packed_ellipse_15", "morphology_packed",
         {"--shape", "ellipse", "--size", "15x15"});
+
+    // Kernels limited below every shape we prefer: each variant, --compare and the verdict run
+    // in shapes within the kernel's limit, without a --work-group; one named over it is refused.
+    for (const std::string items : {"32", "64"}) {
+        const auto limits = kernel_limit(items);
+        const std::string at = "_kernel_limit_" + items;
+        for (const auto& [label, variant] : sobel_variants)
+            add("sobel_" + label + at, "sobel", {"--variant", variant}, limits);
+        add("sobel_compare" + at, "sobel", {"--compare", "-n", "2"}, limits);
+        add("sobel_32x8_named" + at, "sobel", {"--variant", "16x1", "--work-group", "32x8"}, limits);
+        add("sobel_no_vectors" + at, "sobel_no_vectors", {}, limits);
+        for (const std::string variant : {"auto", "buffer", "local", "image"})
+            add("fir_float_" + variant + at, "fir_float", {"--variant", variant}, limits);
+        for (const bool separable : {false, true}) {
+            std::vector<std::string> arguments{"--variant", "local"};
+            for (const auto& word : weights_15x15(separable)) arguments.push_back(word);
+            add(std::string("fir_float_local") + (separable ? "_separable" : "") + "_15x15" + at,
+                "fir_float", arguments, limits);
+        }
+        add("fir_float_compare" + at, "fir_float", {"--compare", "-n", "2"}, limits);
+        add("morphology_packed" + at, "morphology_packed", {}, limits);
+        add("morphology_packed_ellipse_15" + at, "morphology_packed",
+            {"--shape", "ellipse", "--size", "15x15"}, limits);
+    }
     return cases;
 }
 
@@ -145,7 +179,7 @@ protected:
     Outcome run(const Case& test, Limits limits = Limits::shim_and_sdk)
     {
         RunOptions options;
-        for (const auto& [name, value] : kEmbeddedLimits) {
+        for (const auto& [name, value] : test.limits) {
             if (limits != Limits::none) options.environment["SHIM_" + name] = value;
             if (limits == Limits::shim_and_sdk) options.environment["SDK_" + name] = value;
         }
@@ -176,6 +210,17 @@ TEST_P(EmbeddedLimits, RunsAndVerifiesOrRefusesInOneLine)
     if (outcome.status == 0) {
         EXPECT_NE(outcome.out.find("Verify: "), std::string::npos) << said;
         EXPECT_TRUE(fs::exists(root_ / "output.bmp")) << said;
+        // Every shape the run prints (the setup line, the tuning's) is within a kernel limit.
+        if (const auto limit = test.limits.find("MAX_KERNEL_WORK_GROUP_SIZE");
+            limit != test.limits.end()) {
+            const std::regex shape("work-group ([0-9]+)x([0-9]+)");
+            int shapes = 0;
+            for (std::sregex_iterator match(outcome.out.begin(), outcome.out.end(), shape), end;
+                 match != end; ++match, ++shapes)
+                EXPECT_LE(std::stoul((*match)[1]) * std::stoul((*match)[2]), std::stoul(limit->second))
+                    << match->str() << "\n" << said;
+            EXPECT_GT(shapes, 0) << said;
+        }
         return;
     }
     // Refused: only a shape asked for (every variant runs in a shape of its own choosing), as a

@@ -288,7 +288,7 @@ TEST(SobelTuning, VerdictTimesEveryVariantOnTheSamplesImage)
     const OpenClContext& cl = test::test_context();
     SobelFilter source(cl, SobelVariant::vector_16x1, Border::replicate);
     source.upload(test::random_grey_image(100, 20, 3));
-    const auto medians = time_sobel_variants(cl, Border::replicate, source, 3, {64, 4});
+    const auto medians = time_sobel_variants(cl, Border::replicate, source, 3, WorkGroupShape{64, 4});
     const std::vector<SobelVariant> expected{SobelVariant::vector_16x1, SobelVariant::vector_16x4,
                                              SobelVariant::packed_16x4, SobelVariant::local_tile,
                                              SobelVariant::image};  // PoCL: little-endian, images
