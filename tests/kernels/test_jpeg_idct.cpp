@@ -114,5 +114,25 @@ TEST(JpegIdct, EqualsTheReferenceOnAPhotosCoefficients)
     expect_equal_to_reference(*plane, "33x47 4:2:0 q92");
 }
 
+// Every band the plan allows, starting on any row of a block, uploads blocks that fit the
+// allocation the plan was made for: a band's first and last rows round out to whole blocks
+// (issue 47, item 3: a 16384x8300 JPEG under 128 MiB asked for 134479872 bytes).
+TEST(JpegIdct, ABandsBlocksFitTheAllocationItsPlanCounted)
+{
+    for (const std::size_t width : {std::size_t{1030}, std::size_t{16384}})
+        for (const std::uint64_t allocation : {std::uint64_t{100000}, std::uint64_t{134217728}}) {
+            JpegLuminanceCoefficients plane;
+            plane.width = width;
+            plane.height = 9000;
+            plane.blocks_wide = (width + 7) / 8;
+            plane.blocks_high = (plane.height + 7) / 8;
+            const std::uint64_t rows = rows_that_fit(JpegIdctFilter::row_footprint(width), allocation);
+            ASSERT_GT(rows, 0u);
+            for (std::size_t first = 0; first < 16; ++first)
+                EXPECT_LE(JpegIdctFilter::coefficient_bytes(plane, first, rows), allocation)
+                    << width << " wide, " << allocation << " bytes, " << rows << " rows from row " << first;
+        }
+}
+
 }  // namespace
 }  // namespace sdk
