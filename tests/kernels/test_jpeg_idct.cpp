@@ -121,23 +121,23 @@ TEST(JpegIdct, EqualsTheReferenceOnAPhotosCoefficients)
 // (issue 47, item 3: a 16384x8300 JPEG under 128 MiB asked for 134479872 bytes).
 TEST(JpegIdct, ABandsBlocksFitTheAllocationItsPlanCounted)
 {
-    for (const std::size_t width : {std::size_t{1030}, std::size_t{16384}})
-        for (const std::uint64_t allocation : {std::uint64_t{100000}, std::uint64_t{134217728}}) {
-            JpegLuminanceCoefficients plane;
-            plane.width = width;
-            plane.height = 9000;
-            plane.blocks_wide = (width + 7) / 8;
-            plane.blocks_high = (plane.height + 7) / 8;
-            const std::uint64_t rows = rows_that_fit(JpegIdctFilter::row_footprint(width), allocation);
-            ASSERT_GT(rows, 0u);
-            for (std::size_t first = 0; first < 16; ++first)
-                EXPECT_LE(JpegIdctFilter::coefficient_bytes(plane, first, rows), allocation)
-                    << width << " wide, " << allocation << " bytes, " << rows << " rows from row " << first;
-        }
+    const std::pair<std::size_t, std::uint64_t> cases[] = {{1030, 100000}, {16384, 134217728}};
+    for (const auto& [width, allocation] : cases) {
+        JpegLuminanceCoefficients plane;
+        plane.width = width;
+        plane.height = 9000;
+        plane.blocks_wide = (width + 7) / 8;
+        plane.blocks_high = (plane.height + 7) / 8;
+        const std::uint64_t rows = rows_that_fit(JpegIdctFilter::row_footprint(width), allocation);
+        ASSERT_GT(rows, 0u);
+        for (std::size_t first = 0; first < 16; ++first)
+            EXPECT_LE(JpegIdctFilter::coefficient_bytes(plane, first, rows), allocation)
+                << width << " wide, " << allocation << " bytes, " << rows << " rows from row " << first;
+    }
 }
 
-// A 32x32 grey photo's worst case for a coarse quantiser: squares of black and white, whose
-// edges ring far past 0 and 255 once their high frequencies are rounded away, with noise on top.
+// A 32x32 grey photo of four squares, light and dark, each two blocks wide, with grain on top:
+// blocks of one bright square each, whose DC term a coarser quantiser takes past 255.
 std::vector<std::uint8_t> grey_squares_jpeg(int quality)
 {
     codectest::JpegSpec spec;
@@ -148,7 +148,7 @@ std::vector<std::uint8_t> grey_squares_jpeg(int quality)
     const Image noise = test::random_grey_image(32, 32, 11);
     for (int y = 0; y < 32; ++y)
         for (int x = 0; x < 32; ++x) {
-            const int square = ((x / 4) + (y / 4)) % 2 ? 235 : 20;
+            const int square = ((x / 16) + (y / 16)) % 2 ? 235 : 20;
             const int grain = noise.pixels[static_cast<std::size_t>(y * 32 + x)] / 16 - 8;
             spec.pixels.push_back(static_cast<std::uint8_t>(std::clamp(square + grain, 0, 255)));
         }
@@ -197,22 +197,26 @@ TEST(JpegIdct, SaturatesAsTheHostsLibjpegOnEveryQuality)
         expect_host_bytes(grey_squares_jpeg(quality), "q" + std::to_string(quality));
 }
 
+// Its DC quantiser made 5 (as if the file's DQT were edited): the bright blocks' samples reach
+// 535 + 128, which libjpeg's C code wrapped to 0 and its SIMD code saturates to 255.
 TEST(JpegIdct, SaturatesAsTheHostsLibjpegWithACoarserDcQuantiser)
 {
-    expect_host_bytes(with_dc_quantiser(grey_squares_jpeg(100), 5), "q100, DC quantiser 5");
+    for (int quality = 1; quality <= 100; ++quality)
+        expect_host_bytes(with_dc_quantiser(grey_squares_jpeg(quality), 5),
+                          "q" + std::to_string(quality) + ", DC quantiser 5");
 }
 
 // Beyond what any encoder writes, where the host's 16-bit steps wrap or saturate: the reference
 // still gives the host's bytes.
 TEST(JpegIdct, TheReferenceIsTheHostsLibjpegForCraftedQuantisers)
 {
-    for (const std::uint8_t dc : {40, 128, 255})
+    for (const int dc : {40, 128, 255})
         for (int quality : {1, 50, 100}) {
-            const auto file = with_dc_quantiser(grey_squares_jpeg(quality), dc);
+            const auto file = with_dc_quantiser(grey_squares_jpeg(quality), static_cast<std::uint8_t>(dc));
             const auto plane = decode_jpeg_luminance_coefficients(file.data(), file.size(), "");
             ASSERT_TRUE(plane);
             EXPECT_EQ(luminance_from_coefficients(*plane).pixels, codectest::decode_jpeg_directly(file))
-                << "q" << quality << ", DC quantiser " << int{dc};
+                << "q" << quality << ", DC quantiser " << dc;
         }
 }
 
