@@ -73,20 +73,30 @@ void fill_random(const OpenClContext& cl, const cl::Buffer& buffer, RandomValues
     const std::size_t bytes =
         while_doing("asking a tuning buffer's size", [&] { return buffer.getInfo<CL_MEM_SIZE>(); });
     std::mt19937_64 generator(1);
+    const std::size_t value_bytes = values == RandomValues::floats ? sizeof(float) : 1;
+    // A photo's values: smooth ramps up and down (a triangle wave 1021 values long, so that it
+    // drifts against any row length) with grain of +-8 on top, every byte written: no value is
+    // left for a float's NaN or denormal, which change a kernel's speed on some devices.
+    constexpr std::size_t kRamp = 1021;
+    const auto pixel = [](std::size_t index, std::uint64_t grain) {
+        const std::size_t phase = index % (2 * kRamp);
+        const int ramp = static_cast<int>((phase < kRamp ? phase : 2 * kRamp - 1 - phase) * 240 / kRamp);
+        return static_cast<std::uint8_t>(std::clamp(ramp + 8 + static_cast<int>(grain & 15) - 8, 0, 255));
+    };
     // Eight values a draw: the largest class's confirmation fills a whole image's buffers.
     const auto fill = [&](unsigned char* piece, std::size_t offset, std::size_t size) {
-        const std::size_t value_bytes = values == RandomValues::floats ? sizeof(float) : 1;
         if (offset % value_bytes != 0 || size % value_bytes != 0)
             throw std::logic_error("fill_random: a piece that cuts a float in two");
         for (std::size_t i = 0; i < size; i += 8 * value_bytes) {
             std::uint64_t bits = generator();
             for (std::size_t k = 0; k < 8 && i + k * value_bytes < size; ++k, bits >>= 8) {
                 unsigned char* value = piece + i + k * value_bytes;
+                const std::uint8_t grey = pixel((offset + i) / value_bytes + k, bits);
                 if (values == RandomValues::bytes) {
-                    *value = static_cast<unsigned char>(bits);
+                    *value = grey;
                 } else {
-                    const float pixel = static_cast<float>(bits & 0xFF);
-                    std::memcpy(value, &pixel, sizeof pixel);
+                    const float as_float = grey;
+                    std::memcpy(value, &as_float, sizeof as_float);
                 }
             }
         }
@@ -94,7 +104,7 @@ void fill_random(const OpenClContext& cl, const cl::Buffer& buffer, RandomValues
     // Mapped in place where the device shares the host's memory, through the pinned chunks
     // otherwise (the samples' own way there, so the chunks cost nothing more).
     const MemoryMode mode = choose_memory_mode(MemoryMode::automatic, cl.device).mode;
-    upload_produced(cl, mode, buffer, bytes, fill, "the tuning's random pixels");
+    upload_produced(cl, mode, buffer, bytes, fill, "the tuning's photo-like pixels");
 }
 
 TuningRecipe<WorkGroupShape> work_group_recipe(std::string key)

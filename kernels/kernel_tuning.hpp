@@ -64,8 +64,9 @@ std::vector<WorkGroupShape> work_group_candidates(WorkGroupShape preferred);
 std::vector<WorkGroupShape> runnable_shapes(const std::vector<WorkGroupShape>& shapes,
                                             const std::function<void(std::size_t, std::size_t)>& set_work_group);
 
-// What the candidates read, random: the kernels' speed does not depend on the content, and
-// random values leave the compiler and caches nothing to exploit. The whole of `buffer`
+// What the candidates read, as a photo's values (smooth ramps with grain on top, whole numbers
+// 0..255): the kernels' speed barely depends on the content, but never NaNs or denormals, which
+// slow some devices down, nor values nothing wrote. The whole of `buffer`
 // (CL_MEM_SIZE) is filled in place (mapped) or a piece at a time through the pinned chunks
 // (common/runtime/transfers.hpp), so the host never holds a copy of the image: the largest class's
 // confirmation runs on the image's own size, whose 8-bit image would be 268 MB at 16384x16384,

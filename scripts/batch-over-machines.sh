@@ -140,7 +140,9 @@ for slot in "${slots[@]}"; do shares=$(( shares + ${slot%%/*} )); done
 (( shares <= ${#photos[@]} )) || shares=${#photos[@]}
 declare -a share_bytes share_list
 for (( s = 0; s < shares; ++s )); do share_bytes[s]=0; share_list[s]=""; done
-while IFS=$'\t' read -r bytes path; do
+# Each line split at its first tab by hand: `IFS=$'\t' read` would strip a tab that ends a name.
+while IFS= read -r line; do
+  bytes=${line%%$'\t'*} path=${line#*$'\t'}
   lightest=0
   for (( s = 1; s < shares; ++s )); do
     (( share_bytes[s] < share_bytes[lightest] )) && lightest=$s

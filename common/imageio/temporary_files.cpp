@@ -160,14 +160,19 @@ void start_waiting_once_per_process()
     waiting_in = ::getpid();
 }
 
-// An abort (an assertion inside the OpenCL driver) cannot wait: the temporaries go at once, the
-// driver's own handler runs, and the abort then ends the process as it would have.
-struct sigaction before_abort {};
+// An abort (an assertion inside the OpenCL driver) or a crash (a driver's segmentation fault,
+// bus error, illegal instruction or arithmetic fault) cannot wait: the temporaries go at once,
+// the handler installed before (the driver's own, if any) runs, and the signal then ends the
+// process as it would have.
+constexpr std::array<int, 5> kCrashSignals = {SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+std::array<struct sigaction, kCrashSignals.size()> before_crash{};
 
-void remove_remembered_and_abort(int signal_number, siginfo_t* info, void*)
+void remove_remembered_and_crash(int signal_number, siginfo_t* info, void*)
 {
     remove_remembered();
-    pass_on_and_stop(signal_number, info, before_abort);
+    for (std::size_t i = 0; i < kCrashSignals.size(); ++i)
+        if (kCrashSignals[i] == signal_number) pass_on_and_stop(signal_number, info, before_crash[i]);
+    pass_on_and_stop(signal_number, info, {});
 }
 
 // exit() called while temporaries exist is not the program's own way out (that returns from
@@ -195,10 +200,11 @@ void install_handlers_once()
     static std::once_flag once;
     std::call_once(once, [] {
         struct sigaction action {};
-        action.sa_sigaction = remove_remembered_and_abort;
+        action.sa_sigaction = remove_remembered_and_crash;
         action.sa_flags = SA_SIGINFO;
         sigemptyset(&action.sa_mask);
-        ::sigaction(SIGABRT, &action, &before_abort);
+        for (std::size_t i = 0; i < kCrashSignals.size(); ++i)
+            ::sigaction(kCrashSignals[i], &action, &before_crash[i]);
         // After the drivers' handlers too (they start before the first temporary).
         if (pipe_taken) {
             struct sigaction pipe {};

@@ -8,7 +8,8 @@ namespace sdk {
 // Temporary files a run has created and not yet renamed into place. While one is remembered,
 // they are all removed when the process is stopped by a signal sent to it (SIGINT, SIGTERM, SIGHUP,
 // SIGQUIT, SIGABRT, SIGALRM, SIGUSR1, SIGUSR2: Ctrl-C, Ctrl-\, kill, timeout), by SIGPIPE (its output
-// piped into a reader that left, as `| head -1`), dies of an abort (an assertion inside the OpenCL driver), or is ended
+// piped into a reader that left, as `| head -1`), dies of an abort (an assertion inside the OpenCL
+// driver) or a crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE: a fault inside the driver), or is ended
 // by exit() inside a library (then with one line on stderr, "<program>: ..."); SIGXFSZ is
 // ignored, so a write past the file size limit fails (EFBIG) rather than ending the process.
 // The stopping signals are blocked in the main thread before it starts others (the first call,

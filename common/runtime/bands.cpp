@@ -24,7 +24,8 @@ std::vector<Band> plan_bands(std::size_t height, std::size_t halo, std::size_t m
 
 RowFootprint widest(const RowFootprint& a, const RowFootprint& b)
 {
-    return {std::max(a.bytes, b.bytes), std::max(a.elements, b.elements)};
+    return {std::max(a.bytes, b.bytes), std::max(a.elements, b.elements),
+            std::max(a.rounding_rows, b.rounding_rows)};
 }
 
 std::uint64_t rows_that_fit(const RowFootprint& row, std::uint64_t max_allocation)
@@ -32,7 +33,9 @@ std::uint64_t rows_that_fit(const RowFootprint& row, std::uint64_t max_allocatio
     const std::uint64_t by_bytes = row.bytes ? max_allocation / row.bytes : UINT64_MAX;
     const std::uint64_t by_elements =
         row.elements ? static_cast<std::uint64_t>(INT_MAX) / row.elements : UINT64_MAX;
-    return std::min(by_bytes, by_elements);
+    const std::uint64_t fit = std::min(by_bytes, by_elements);
+    if (fit == UINT64_MAX) return fit;
+    return fit > row.rounding_rows ? fit - row.rounding_rows : 0;
 }
 
 namespace {

@@ -52,10 +52,15 @@ void place_band_rows(const Band& band, const std::vector<T>& band_values,
 struct RowFootprint {
     std::uint64_t bytes = 0;
     std::uint64_t elements = 0;
+    // Rows a buffer holds beyond the band's own: a JPEG's coefficients arrive in whole rows of
+    // 8-row blocks, so a band's upload covers the blocks its first and last rows lie in.
+    std::uint64_t rounding_rows = 0;
 };
+// The larger of each: a band within the result fits both.
 RowFootprint widest(const RowFootprint& a, const RowFootprint& b);
 
-// The most rows whose buffers stay within `max_allocation` bytes and 2^31-1 elements.
+// The most rows whose buffers, their rounding rows added, stay within `max_allocation` bytes
+// and 2^31-1 elements.
 std::uint64_t rows_that_fit(const RowFootprint& row, std::uint64_t max_allocation);
 
 // How a run is cut: the bands, and why, for the one line a banded run prints.

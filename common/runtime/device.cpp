@@ -5,16 +5,25 @@
 #include "common/runtime/icd_probe.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <mutex>
+#include <sstream>
+#include <thread>
 #include <stdexcept>
 #include <string>
 #include <system_error>
 #include <utility>
 #include <vector>
+
+#include <signal.h>
+#include <unistd.h>
 
 namespace sdk {
 
@@ -202,7 +211,8 @@ std::string OpenClContext::device_name() const { return device.getInfo<CL_DEVICE
 
 namespace {
 
-// The environment's `name`, a positive number of `units`, where it is below `device_value`.
+// The environment's `name`, a positive number of `units`, where it is below `device_value`. A
+// bad value is a usage error (exit 2), as a bad option or SDK_PNG_DEFLATE is.
 std::uint64_t lowered_by(const char* name, const char* units, std::uint64_t device_value)
 {
     const char* forced = std::getenv(name);
@@ -211,8 +221,8 @@ std::uint64_t lowered_by(const char* name, const char* units, std::uint64_t devi
     errno = 0;
     const unsigned long long value = std::strtoull(forced, &end, 10);
     if (*end != '\0' || errno != 0 || value == 0 || forced[0] == '-')
-        throw std::runtime_error(std::string(name) + "='" + forced +
-                                 "': expected a positive number of " + units);
+        throw UsageError(std::string(name) + "='" + forced + "': expected a positive number of " +
+                         units);
     return std::min<std::uint64_t>(device_value, value);
 }
 
@@ -322,6 +332,52 @@ void check_fits_device(const OpenClContext& cl, std::uint64_t bytes, const std::
                                  " bytes, more than the device's maximum allocation of " +
                                  std::to_string(limit) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE" +
                                  (forced && *forced ? " or SDK_MAX_ALLOC_BYTES)" : ")"));
+}
+
+namespace {
+
+// This process's children still running (their zombies, exited and not yet reaped by whoever
+// started them, left out), read from /proc: the driver does not say what it started.
+std::vector<pid_t> running_children()
+{
+    std::vector<pid_t> children;
+    const pid_t self = ::getpid();
+    std::error_code error;
+    for (std::filesystem::directory_iterator entry("/proc", error), end; !error && entry != end;
+         entry.increment(error)) {
+        const std::string name = entry->path().filename().string();
+        if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0]))) continue;
+        std::ifstream stat(entry->path() / "stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        // "pid (command) state parent ...": the command may hold spaces and parentheses.
+        const std::size_t command_end = line.rfind(')');
+        if (command_end == std::string::npos) continue;
+        std::istringstream fields(line.substr(command_end + 1));
+        char state = 0;
+        long parent = 0;
+        if (fields >> state >> parent && parent == self && state != 'Z')
+            children.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return children;
+}
+
+}  // namespace
+
+void wait_for_driver_processes()
+{
+    // The driver's own thread reaps each child: this only watches until none is running, so
+    // that the driver's waitpid still finds its child.
+    constexpr auto kLongest = std::chrono::seconds(10);
+    const auto until = std::chrono::steady_clock::now() + kLongest;
+    for (std::vector<pid_t> children = running_children(); !children.empty();
+         children = running_children()) {
+        if (std::chrono::steady_clock::now() >= until) {
+            for (const pid_t child : children) ::kill(child, SIGTERM);  // stuck: ended, not left
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
 }
 
 }  // namespace sdk

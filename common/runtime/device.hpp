@@ -43,7 +43,8 @@ cl::Device select_device(const DeviceSelection& selection);
 // SDK_MAX_ALLOC_BYTES, SDK_MAX_LOCAL_MEM_BYTES and SDK_MAX_WORK_GROUP_SIZE; and
 // SDK_MAX_KERNEL_WORK_GROUP_SIZE for what an embedded driver allows each kernel
 // (CL_KERNEL_WORK_GROUP_SIZE: 32 for every kernel of ours on Mesa's rusticl, whatever the device
-// allows). A value that is not a positive number is an error naming the variable.
+// allows). A value that is not a positive number is a usage error (UsageError) naming the
+// variable.
 struct DeviceLimits {
     std::uint64_t max_allocation_bytes = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
     std::uint64_t local_memory_bytes = 0;    // CL_DEVICE_LOCAL_MEM_SIZE
@@ -100,6 +101,12 @@ OpenClContext make_context(const cl::Device& device);
 // programs already built in that context. Once per process; a single run never calls it.
 void reuse_contexts();
 bool reusing_contexts();
+
+// Waits until the processes this one started have ended (an OpenCL driver's helpers: PoCL links
+// each kernel with `ld`, in a thread of its own, as commands run), leaving them for the driver to
+// reap; after 10 s, ends those still running. A sample calls it before it exits: a run that failed
+// while a kernel was being linked left `ld` running, writing into the next run's stderr.
+void wait_for_driver_processes();
 
 // Refuses, with one line naming both sizes, a buffer the device cannot allocate in one piece.
 void check_fits_device(const OpenClContext& cl, std::uint64_t bytes, const std::string& what);

@@ -2,7 +2,8 @@
 // The data-parallel half of a JPEG's decoding: the host's entropy decoder (libjpeg) leaves the
 // luminance plane's quantised DCT coefficients, and here each work-item turns one 8x8 block of
 // them into 64 luminance samples, bit for bit as libjpeg-turbo's default inverse DCT (JDCT_ISLOW)
-// does. The contract, and the factorisation explained: jpeg_idct_reference.hpp.
+// does in the host's SIMD code, 16-bit steps included. The contract, and the factorisation
+// explained: jpeg_idct_reference.hpp.
 
 #define CONST_BITS 13  // the multipliers' fraction bits
 #define PASS1_BITS 2   // bits the first pass keeps beyond its input's
@@ -20,35 +21,42 @@
 #define C3_PLUS_C5 16069  // s (c3 + c5)
 #define C3_MINUS_C5 3196  // s (c3 - c5)
 
-// x / 2^bits rounded to nearest, halves up.
-inline int descale(int x, int bits)
+// The SIMD code's 16-bit lanes: a sum wraps there, a pass's result saturates.
+inline int wrap_16(int x)
 {
-    return (x + (1 << (bits - 1))) >> bits;
+    return as_short((ushort)x);
+}
+
+// x / 2^bits rounded to nearest, halves up, saturated to 16 bits.
+inline short descale(int x, int bits)
+{
+    return (short)clamp((x + (1 << (bits - 1))) >> bits, -32768, 32767);
 }
 
 // [One 8-point IDCT]
 // in[0..7] (`in_step` apart) to out[0..7] (`out_step` apart), descaled by `bits`: the even inputs
-// make a 4-point IDCT, the odd ones four rotations sharing their sums.
-inline void idct_8(const int* in, int in_step, int* out, int out_step, int bits)
+// make a 4-point IDCT, the odd ones four rotations sharing their sums. Each product pairs two
+// inputs, as the SIMD code's multiply-adds do; no 32-bit sum of 16-bit inputs overflows.
+inline void idct_8(const short* in, int in_step, short* out, int out_step, int bits)
 {
     const int x0 = in[0], x1 = in[in_step], x2 = in[2 * in_step], x3 = in[3 * in_step];
     const int x4 = in[4 * in_step], x5 = in[5 * in_step], x6 = in[6 * in_step];
     const int x7 = in[7 * in_step];
 
-    const int rotation = (x2 + x6) * C6;
-    const int even_a = rotation + x2 * C2_MINUS_C6;
-    const int even_b = rotation - x6 * C2_PLUS_C6;
-    const int sum = (x0 + x4) * (1 << CONST_BITS);
-    const int difference = (x0 - x4) * (1 << CONST_BITS);
+    const int even_a = x2 * (C6 + C2_MINUS_C6) + x6 * C6;
+    const int even_b = x2 * C6 + x6 * (C6 - C2_PLUS_C6);
+    const int sum = wrap_16(x0 + x4) * (1 << CONST_BITS);
+    const int difference = wrap_16(x0 - x4) * (1 << CONST_BITS);
     const int even[4] = {sum + even_a, difference + even_b, difference - even_b, sum - even_a};
 
-    const int shared = (x7 + x5 + x3 + x1) * C3;
-    const int pair_71 = -(x7 + x1) * C3_MINUS_C7;
-    const int pair_53 = -(x5 + x3) * C1_PLUS_C3;
-    const int pair_73 = shared - (x7 + x3) * C3_PLUS_C5;
-    const int pair_51 = shared - (x5 + x1) * C3_MINUS_C5;
-    const int odd[4] = {x1 * ODD1 + pair_71 + pair_51, x3 * ODD3 + pair_53 + pair_73,
-                        x5 * ODD5 + pair_53 + pair_51, x7 * ODD7 + pair_71 + pair_73};
+    const int z37 = wrap_16(x3 + x7);
+    const int z15 = wrap_16(x1 + x5);
+    const int shared_37 = z37 * (C3 - C3_PLUS_C5) + z15 * C3;
+    const int shared_15 = z37 * C3 + z15 * (C3 - C3_MINUS_C5);
+    const int odd[4] = {x7 * -C3_MINUS_C7 + x1 * (ODD1 - C3_MINUS_C7) + shared_15,
+                        x5 * -C1_PLUS_C3 + x3 * (ODD3 - C1_PLUS_C3) + shared_37,
+                        x5 * (ODD5 - C1_PLUS_C3) + x3 * -C1_PLUS_C3 + shared_15,
+                        x7 * (ODD7 - C3_MINUS_C7) + x1 * -C3_MINUS_C7 + shared_37};
 
     for (int i = 0; i < 4; ++i) {
         out[i * out_step] = descale(even[i] + odd[i], bits);
@@ -57,12 +65,11 @@ inline void idct_8(const int* in, int in_step, int* out, int out_step, int bits)
 }
 // [One 8-point IDCT]
 
-// Offset by 128 and clamped as libjpeg's range-limit table does: on the low 10 bits.
-inline uchar range_limit(int value)
+// Saturated to -128..127 and offset by 128, as the SIMD code's last step does (libjpeg's C
+// range-limit table would wrap beyond +-512 instead).
+inline uchar range_limit(short value)
 {
-    const int low_bits = value & 1023;
-    const int wrapped = low_bits >= 512 ? low_bits - 1024 : low_bits;
-    return (uchar)clamp(wrapped + 128, 0, 255);
+    return (uchar)(clamp((int)value, -128, 127) + 128);
 }
 
 // Work-item (bx, by) decodes block bx of block row first_row / 8 + by. `coefficients` holds
@@ -86,13 +93,22 @@ __kernel void jpeg_idct_luminance(__global const short* restrict coefficients,
         // Dequantise, then columns (keeping PASS1_BITS more bits), then rows (dropping them and
         // the 2-D transform's factor of 8).
         __global const short* block = coefficients + (by * blocks_wide + bx) * 64;
-        int values[64];
-        for (int k = 0; k < 64; ++k) values[k] = block[k] * quantisation[k];
-        int columns[64];
-        for (int x = 0; x < 8; ++x)
-            idct_8(values + x, 8, columns + x, 8, CONST_BITS - PASS1_BITS);
+        short values[64];
+        bool vertical_frequencies = false;
+        for (int k = 0; k < 64; ++k) {
+            values[k] = (short)wrap_16(block[k] * quantisation[k]);
+            vertical_frequencies = vertical_frequencies || (k >= 8 && block[k] != 0);
+        }
+        short columns[64];
+        if (vertical_frequencies) {
+            for (int x = 0; x < 8; ++x)
+                idct_8(values + x, 8, columns + x, 8, CONST_BITS - PASS1_BITS);
+        } else {
+            // The SIMD code's shortcut for one row of coefficients: shifted in 16 bits, wrapping.
+            for (int k = 0; k < 64; ++k) columns[k] = (short)wrap_16(values[k % 8] * (1 << PASS1_BITS));
+        }
         for (int y = 0; y < 8; ++y) {
-            int row[8];
+            short row[8];
             idct_8(columns + 8 * y, 1, row, 1, CONST_BITS + PASS1_BITS + 3);
             for (int x = 0; x < 8; ++x) samples[8 * y + x] = x0 + x < width ? range_limit(row[x]) : 0;
         }

@@ -37,9 +37,10 @@ JpegIdctFilter::JpegIdctFilter(const OpenClContext& cl, MemoryMode mode) : cl_(c
 
 RowFootprint JpegIdctFilter::row_footprint(std::size_t width)
 {
-    // A row of blocks is 8 luminance rows; its coefficients are 16-bit.
+    // A row of blocks is 8 luminance rows; its coefficients are 16-bit. A band's rows starting
+    // on a block's last row and ending on a block's first lie in blocks of 14 rows more.
     const std::uint64_t coefficients = divide_round_up(width, kBlockSize) * 64 / kBlockSize;
-    return {coefficients * sizeof(std::int16_t), coefficients};
+    return {coefficients * sizeof(std::int16_t), coefficients, 2 * (kBlockSize - 1)};
 }
 
 std::size_t JpegIdctFilter::coefficient_bytes(const JpegLuminanceCoefficients& plane,

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/png_deflate/png_deflate_encoder.hpp"
 
+#include "common/runtime/errors.hpp"
 #include "common/runtime/kernel_args.hpp"
 #include "common/runtime/program.hpp"
 #include "common/runtime/transfers.hpp"
+#include "common/runtime/work_size.hpp"
 #include "kernels/png_deflate/deflate_block.hpp"
 
 #include <zlib.h>
@@ -31,10 +33,14 @@ std::size_t round_up(std::size_t value, std::size_t multiple)
 
 // The packed block of a `size`-byte chunk at its largest: the header (a few hundred bytes) and
 // the tokens, in whole 32-bit words.
+constexpr std::size_t kBlockHeaderBytes = 1024;
 std::size_t block_bytes_at_most(std::size_t size)
 {
-    return round_up(size * kMostBitsPerByte / 8 + 1024, sizeof(cl_uint));
+    return round_up(size * kMostBitsPerByte / 8 + kBlockHeaderBytes, sizeof(cl_uint));
 }
+
+// count_symbols' local memory: a count per literal/length symbol.
+constexpr std::size_t kHistogramBytes = kLiteralLengthSymbols * sizeof(cl_uint);
 
 }  // namespace
 
@@ -42,6 +48,11 @@ std::string PngDeflateEncoder::unavailable(const cl::Device& device)
 {
     if (device.getInfo<CL_DEVICE_ENDIAN_LITTLE>() != CL_TRUE)
         return "the device stores words big-endian; deflate's bit order needs little-endian";
+    const std::uint64_t local_memory = device_limits(device).local_memory_bytes;
+    if (local_memory < kHistogramBytes)
+        return "the count_symbols kernel needs " + std::to_string(kHistogramBytes) +
+               " bytes of local memory, and the device has " + std::to_string(local_memory) +
+               limit_setting("SDK_MAX_LOCAL_MEM_BYTES");
     return "";
 }
 
@@ -85,11 +96,31 @@ struct PngDeflateEncoder::Lane {
         pixels = create_image_buffer(cl, mode, CL_MEM_READ_ONLY, pixel_bytes, "a PNG chunk's pixels");
         pixel_capacity = pixel_bytes;
     }
-    void run(cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local)
+    // `local_bytes`: the local memory its arguments ask for, named with the group if it fails.
+    void run(cl::Kernel& kernel, const cl::NDRange& global, const cl::NDRange& local,
+             std::size_t local_bytes = 0)
     {
         cl::Event event;
-        cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
+        const std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME>();
+        while_doing("enqueueing the PNG encoder's " + name + " kernel (" +
+                        std::to_string(global[0]) + " work-items in groups of " +
+                        std::to_string(local[0]) +
+                        (local_bytes ? ", " + std::to_string(local_bytes) + " bytes of local memory"
+                                     : std::string()) +
+                        "; the device's limits: " + describe_limits(cl.device) + ")",
+                    [&] {
+                        cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local,
+                                                      nullptr, &event);
+                    });
         cl.record(kernel, event);
+    }
+    static std::string describe_limits(const cl::Device& device)
+    {
+        const DeviceLimits limits = device_limits(device);
+        return std::to_string(limits.max_work_group_size) + " work-items a group" +
+               limit_setting("SDK_MAX_WORK_GROUP_SIZE") + ", " +
+               std::to_string(limits.local_memory_bytes) + " bytes of local memory" +
+               limit_setting("SDK_MAX_LOCAL_MEM_BYTES");
     }
 
     OpenClContext cl;
@@ -121,18 +152,28 @@ PngDeflateEncoder::PngDeflateEncoder(const OpenClContext& cl, std::size_t lanes)
         lanes_.push_back(std::make_unique<Lane>(cl, program_));
         free_lanes_.push_back(lanes_.back().get());
     }
-    // The largest work-group every kernel accepts (a device may allow less for one with local
-    // memory than its CL_DEVICE_MAX_WORK_GROUP_SIZE).
+    // The largest work-group every kernel accepts, as the filters read it (work_size.hpp: the
+    // kernel's own limit and the device's, SDK_MAX_WORK_GROUP_SIZE's included).
     const Lane& lane = *lanes_.front();
-    std::size_t largest = cl.device.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    std::size_t largest = SIZE_MAX;
     for (const cl::Kernel* kernel :
          {&lane.count_symbols, &lane.count_cell_bits, &lane.scan_cell_bits, &lane.pack_cells,
           &lane.filter_rows_up, &lane.adler_cells})
-        largest = std::min(largest, kernel->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cl.device));
+        largest = std::min(largest, kernel_group_limit(*kernel, cl.device));
     group_size_ = std::min<std::size_t>(64, largest);
-    // The scan's one work-group: as wide as allowed, up to 256, a power of two.
+    // The scan's one work-group: as wide as allowed, up to 256, a power of two, with a ulong of
+    // local memory a work-item.
+    const DeviceLimits limits = device_limits(cl.device);
     scan_group_size_ = 1;
-    while (scan_group_size_ * 2 <= std::min<std::size_t>(256, largest)) scan_group_size_ *= 2;
+    while (scan_group_size_ * 2 <= std::min<std::size_t>(256, largest) &&
+           scan_group_size_ * 2 * sizeof(cl_ulong) <= limits.local_memory_bytes)
+        scan_group_size_ *= 2;
+    // A block's largest buffer, its packed words, within the device's largest allocation.
+    const std::uint64_t allocation = limits.max_allocation_bytes;
+    block_bytes_ = allocation > 2 * kBlockHeaderBytes
+                       ? std::min<std::uint64_t>(kChunkBytes, (allocation - kBlockHeaderBytes - 4) /
+                                                                  kMostBitsPerByte * 8)
+                       : 1;
 }
 
 PngDeflateEncoder::~PngDeflateEncoder() = default;
@@ -187,6 +228,25 @@ std::uint32_t PngDeflateEncoder::compress_rows(const Image& image, std::size_t f
                                                std::size_t count, bool last,
                                                std::vector<std::uint8_t>& out)
 {
+    // A block's rows: as many as its buffers hold within the device's largest allocation (a
+    // chunk may be rounded up to whole rows, past chunking()'s bytes), at least one.
+    const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
+    const std::size_t rows_a_block = std::max<std::size_t>(1, block_bytes_ / (row_bytes + 1));
+    uLong adler = adler32(0, nullptr, 0);
+    for (std::size_t done = 0; done < count;) {
+        const std::size_t rows = std::min(rows_a_block, count - done);
+        const std::uint32_t block_adler =
+            compress_block(image, first_row + done, rows, last && done + rows == count, out);
+        adler = adler32_combine(adler, block_adler, static_cast<z_off_t>(rows * (row_bytes + 1)));
+        done += rows;
+    }
+    return static_cast<std::uint32_t>(adler);
+}
+
+std::uint32_t PngDeflateEncoder::compress_block(const Image& image, std::size_t first_row,
+                                                std::size_t count, bool last,
+                                                std::vector<std::uint8_t>& out)
+{
     const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
     const std::size_t size = count * (row_bytes + 1);
     check_chunk_size(size);
@@ -233,9 +293,8 @@ void PngDeflateEncoder::compress_in(Lane& lane, std::size_t size, bool last,
 
     // 1. The symbol counts, back to the host for the codes.
     queue.enqueueFillBuffer(lane.histogram, cl_uint{0}, 0, kLiteralLengthSymbols * sizeof(cl_uint));
-    set_args(lane.count_symbols, lane.bytes, chunk_size, lane.histogram,
-             cl::Local(kLiteralLengthSymbols * sizeof(cl_uint)));
-    lane.run(lane.count_symbols, per_cell, group);
+    set_args(lane.count_symbols, lane.bytes, chunk_size, lane.histogram, cl::Local(kHistogramBytes));
+    lane.run(lane.count_symbols, per_cell, group, kHistogramBytes);
     SymbolCounts counts{};
     queue.enqueueReadBuffer(lane.histogram, CL_TRUE, 0, sizeof counts, counts.data());
 
@@ -259,7 +318,8 @@ void PngDeflateEncoder::compress_in(Lane& lane, std::size_t size, bool last,
     lane.run(lane.count_cell_bits, per_cell, group);
     set_args(lane.scan_cell_bits, lane.cell_bits, static_cast<cl_uint>(cells), lane.first_bit,
              cl::Local(scan_group_size_ * sizeof(cl_ulong)));
-    lane.run(lane.scan_cell_bits, cl::NDRange(scan_group_size_), cl::NDRange(scan_group_size_));
+    lane.run(lane.scan_cell_bits, cl::NDRange(scan_group_size_), cl::NDRange(scan_group_size_),
+             scan_group_size_ * sizeof(cl_ulong));
     queue.enqueueFillBuffer(lane.words, cl_uint{0}, 0, block_bytes_at_most(size));
     queue.enqueueWriteBuffer(lane.words, CL_FALSE, 0, header_bytes.size(), header_bytes.data());
     set_args(lane.pack_cells, lane.bytes, chunk_size, lane.codes,

@@ -32,14 +32,15 @@ public:
     PngDeflateEncoder& operator=(const PngDeflateEncoder&) = delete;
 
     // Rows [first_row, first_row + count) of `image`, filtered on the device with Up as the PNG
-    // writer filters (filter_png_rows_up), appended to `out` as one deflate block (the final one
-    // when `last`), returning the Adler-32 of the filtered rows, computed on the device per
+    // writer filters (filter_png_rows_up), appended to `out` as deflate blocks (one, unless the
+    // device's largest allocation holds fewer rows; the last one final when `last`), returning the Adler-32 of the filtered rows, computed on the device per
     // cell: a PngRowsEncoder (common/imageio/png_writer.hpp).
     std::uint32_t compress_rows(const Image& image, std::size_t first_row, std::size_t count,
                                 bool last, std::vector<std::uint8_t>& out);
 
     // Why this device cannot run the encoder, or "" when it can: the packed words are read back
-    // as bytes, so the device must store them little-endian, as deflate orders its bits.
+    // as bytes, so the device must store them little-endian, as deflate orders its bits; and
+    // count_symbols needs its histogram in local memory (device_limits, lowered or not).
     static std::string unavailable(const cl::Device& device);
 
     // How the PNG writer should cut an image for this encoder (png_writer.hpp): chunks of
@@ -47,7 +48,7 @@ public:
     // host whatever its size, so the chunks are far larger than the host's zlib chunks.
     DeflateChunking chunking() const
     {
-        return {kChunkBytes, static_cast<unsigned>(lanes_.size())};
+        return {block_bytes_, static_cast<unsigned>(lanes_.size())};
     }
 
     // Eight chunks of 8 MiB in flight: a camera photo is two chunks, a 16384x16384 image 32. On
@@ -62,6 +63,9 @@ private:
     // Runs `work` on a free lane, waiting for one; the lane is free again however it ends.
     template <typename Work>
     auto on_a_lane(const Work& work);
+    // compress_rows for rows whose buffers fit the device's largest allocation: one block.
+    std::uint32_t compress_block(const Image& image, std::size_t first_row, std::size_t count,
+                                 bool last, std::vector<std::uint8_t>& out);
     // The block of the `size` bytes already in the lane's chunk buffer.
     void compress_in(Lane& lane, std::size_t size, bool last, std::vector<std::uint8_t>& out);
 
@@ -69,6 +73,8 @@ private:
     cl::Program program_;
     std::size_t group_size_ = 0;  // count_symbols' and the per-cell kernels' work-group size
     std::size_t scan_group_size_ = 0;
+    // A block's bytes at most: kChunkBytes, less where the device allocates less (device_limits).
+    std::size_t block_bytes_ = 0;
 
     std::mutex mutex_;
     std::condition_variable lane_freed_;

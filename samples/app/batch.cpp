@@ -228,6 +228,12 @@ public:
         clear_progress_line();
     }
 
+    std::size_t written() const
+    {
+        const std::lock_guard<std::mutex> hold(lock_);
+        return written_;
+    }
+
     std::size_t failed() const
     {
         const std::lock_guard<std::mutex> hold(lock_);
@@ -503,8 +509,10 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
         observe_commands_on_this_thread({});
     };
     // The first photo alone: it starts the device, builds the programs and, for a size class
-    // not yet measured, tunes on a quiet machine; the others reuse all three.
-    run_photos(1, 0);
+    // not yet measured, tunes on a quiet machine; the others reuse all three. A photo refused
+    // before the device started (at its header) started nothing, so the photos go one at a time
+    // until one is written: two threads starting a driver at once crashed PoCL.
+    while (!stop && next < plan.size() && progress.written() == 0) run_photos(next + 1, 0);
     std::vector<std::thread> workers;
     for (unsigned worker = 1; worker <= jobs; ++worker)
         workers.emplace_back(run_photos, plan.size(), worker);

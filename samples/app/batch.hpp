@@ -43,7 +43,8 @@ std::vector<BatchPhoto> plan_batch(const std::vector<std::filesystem::path>& pho
 // --save-gradients, --retune: their reasons in batch.cpp). Then makes the folder if missing and
 // runs `body` once per photo, with the photo's input and output and quiet, up to --jobs photos at
 // once (one per core by default; the first alone, as it starts the device, builds the programs
-// and measures the tuning). A photo that fails is named on one line on stderr and the others go
+// and measures the tuning, and until one is written every photo alone, so that the device starts
+// once whichever photos fail). A photo that fails is named on one line on stderr and the others go
 // on; a usage or kernel build error stops the batch (no new photo starts). Prints a line per
 // photo written and the batch's summary: photos/s and the time in each stage (the device's split
 // into its commands' own time and the rest). Returns the exit

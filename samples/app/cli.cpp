@@ -4,6 +4,7 @@
 #include "samples/app/batch.hpp"
 
 #include "common/imageio/bmp.hpp"
+#include "common/runtime/device.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/runtime/program.hpp"
@@ -265,8 +266,22 @@ int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
     return run_sample(app, argc, argv, options, [&](const CommonOptions&) { body(); });
 }
 
+namespace {
+int run_sample_as_asked(CLI::App& app, int argc, char** argv, CommonOptions& options,
+                        const SampleBody& body);
+}  // namespace
+
 int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
                const SampleBody& body)
+{
+    const int status = run_sample_as_asked(app, argc, argv, options, body);
+    wait_for_driver_processes();  // none outlives the sample (a failed run's `ld`)
+    return status;
+}
+
+namespace {
+int run_sample_as_asked(CLI::App& app, int argc, char** argv, CommonOptions& options,
+                        const SampleBody& body)
 {
     const std::string name = app.get_name().empty() ? "sample" : app.get_name();
     try {
@@ -301,6 +316,7 @@ int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
         body(options);
     });
 }
+}  // namespace
 
 int exit_status_of(const std::string& name, const std::function<void()>& work,
                    const std::string& subject)

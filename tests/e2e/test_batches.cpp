@@ -274,6 +274,43 @@ TEST_F(Batches, ABadPhotoInTheMiddleCostsOnlyItself)
     }
 }
 
+// The first photo by name refused at its header starts nothing: the next photo still starts the
+// device alone, so the driver never starts on two threads at once (PoCL then crashed, or good
+// photos failed), and no temporary is left (issue 47, item 1). The batch's trace shows each
+// photo's driver start after the one before it ended.
+TEST_F(Batches, AFirstPhotoRefusedAtItsHeaderStillStartsTheDeviceOnce)
+{
+    auto cut = png_photo(40, 30, PNG_COLOR_TYPE_GRAY, 21);
+    cut.resize(20);  // inside the header
+    add_photo(photos_, "a.png", cut);
+    add_photo(photos_, "b.png", png_photo(41, 31, PNG_COLOR_TYPE_RGB, 22));
+    add_photo(photos_, "c.png", png_photo(39, 29, PNG_COLOR_TYPE_RGB, 23));
+    add_photo(photos_, "d.png", png_photo(38, 28, PNG_COLOR_TYPE_GRAY, 24));
+    const fs::path results = root_ / "results";
+    const fs::path trace = root_ / "trace.json";
+    const Outcome outcome = run("sobel", {"-i", photos_.string(), "-o", results.string(), "-j", "2",
+                                          "--trace", trace.string()});
+    EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+    EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+    EXPECT_NE(outcome.err.find("a.png"), std::string::npos) << outcome.err;
+    EXPECT_NE(outcome.out.find("3 of 4 photos written"), std::string::npos) << outcome.out;
+    EXPECT_EQ(temporaries_in(results), "");
+    // Each "<photo>: start the OpenCL driver" bar: its start and end, in microseconds.
+    std::vector<std::pair<double, double>> starts;
+    const std::string json = read_text(trace);
+    for (std::size_t at = json.find(": start the OpenCL driver\""); at != std::string::npos;
+         at = json.find(": start the OpenCL driver\"", at + 1)) {
+        const std::size_t ts = json.find("\"ts\": ", at);
+        const std::size_t dur = json.find("\"dur\": ", at);
+        ASSERT_NE(dur, std::string::npos) << json;
+        const double begin = std::stod(json.substr(ts + 6));
+        starts.emplace_back(begin, begin + std::stod(json.substr(dur + 7)));
+    }
+    ASSERT_EQ(starts.size(), 3u) << json;
+    std::sort(starts.begin(), starts.end());
+    EXPECT_LE(starts[0].second, starts[1].first) << "two photos started the driver at once";
+}
+
 // Every photo bad: the exit status says so, and the folder the batch made is not left empty.
 TEST_F(Batches, NoPhotoWrittenLeavesNoFolder)
 {

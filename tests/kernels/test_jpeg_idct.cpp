@@ -11,7 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace sdk {
@@ -112,6 +114,110 @@ TEST(JpegIdct, EqualsTheReferenceOnAPhotosCoefficients)
     const auto plane = decode_jpeg_luminance_coefficients(file.data(), file.size(), "33x47.jpg");
     ASSERT_TRUE(plane);
     expect_equal_to_reference(*plane, "33x47 4:2:0 q92");
+}
+
+// Every band the plan allows, starting on any row of a block, uploads blocks that fit the
+// allocation the plan was made for: a band's first and last rows round out to whole blocks
+// (issue 47, item 3: a 16384x8300 JPEG under 128 MiB asked for 134479872 bytes).
+TEST(JpegIdct, ABandsBlocksFitTheAllocationItsPlanCounted)
+{
+    const std::pair<std::size_t, std::uint64_t> cases[] = {{1030, 100000}, {16384, 134217728}};
+    for (const auto& [width, allocation] : cases) {
+        JpegLuminanceCoefficients plane;
+        plane.width = width;
+        plane.height = 9000;
+        plane.blocks_wide = (width + 7) / 8;
+        plane.blocks_high = (plane.height + 7) / 8;
+        const std::uint64_t rows = rows_that_fit(JpegIdctFilter::row_footprint(width), allocation);
+        ASSERT_GT(rows, 0u);
+        for (std::size_t first = 0; first < 16; ++first)
+            EXPECT_LE(JpegIdctFilter::coefficient_bytes(plane, first, rows), allocation)
+                << width << " wide, " << allocation << " bytes, " << rows << " rows from row " << first;
+    }
+}
+
+// A 32x32 grey photo of four squares, light and dark, each two blocks wide, with grain on top:
+// blocks of one bright square each, whose DC term a coarser quantiser takes past 255.
+std::vector<std::uint8_t> grey_squares_jpeg(int quality)
+{
+    codectest::JpegSpec spec;
+    spec.width = 32;
+    spec.height = 32;
+    spec.components = 1;
+    spec.quality = quality;
+    const Image noise = test::random_grey_image(32, 32, 11);
+    for (int y = 0; y < 32; ++y)
+        for (int x = 0; x < 32; ++x) {
+            const int square = ((x / 16) + (y / 16)) % 2 ? 235 : 20;
+            const int grain = noise.pixels[static_cast<std::size_t>(y * 32 + x)] / 16 - 8;
+            spec.pixels.push_back(static_cast<std::uint8_t>(std::clamp(square + grain, 0, 255)));
+        }
+    return codectest::build_jpeg(spec);
+}
+
+// The file with its first quantisation table's DC entry set to `value`.
+std::vector<std::uint8_t> with_dc_quantiser(std::vector<std::uint8_t> file, std::uint8_t value)
+{
+    for (std::size_t i = 0; i + 5 < file.size(); ++i)
+        if (file[i] == 0xFF && file[i + 1] == 0xDB) {
+            file[i + 5] = value;  // after the marker, the length and the table's precision and id
+            return file;
+        }
+    ADD_FAILURE() << "no DQT marker";
+    return file;
+}
+
+// The device's luminance of a grey JPEG against the host's libjpeg decoding it (which decodes
+// with libjpeg-turbo's SIMD IDCT, as the reference computes), and the reference too.
+void expect_host_bytes(const std::vector<std::uint8_t>& file, const std::string& what)
+{
+    const auto plane = decode_jpeg_luminance_coefficients(file.data(), file.size(), what);
+    ASSERT_TRUE(plane) << what;
+    const std::vector<std::uint8_t> host = codectest::decode_jpeg_directly(file);
+    const Image reference = luminance_from_coefficients(*plane);
+    for (std::size_t i = 0; i < host.size(); ++i)
+        ASSERT_EQ(reference.pixels[i], host[i]) << what << ": the reference at pixel " << i;
+    if (!idct_exact_for(*plane)) return;  // decoded on the host (decoding_ahead.hpp)
+    const OpenClContext& cl = test_context();
+    const std::size_t bytes = plane->width * plane->height;
+    cl::Buffer luminance(cl.context, CL_MEM_READ_WRITE, bytes);
+    idct().upload(*plane, 0, plane->height);
+    idct().run(plane->width, luminance).wait();
+    std::vector<std::uint8_t> device(bytes);
+    cl.queue.enqueueReadBuffer(luminance, CL_TRUE, 0, bytes, device.data());
+    for (std::size_t i = 0; i < host.size(); ++i)
+        ASSERT_EQ(device[i], host[i]) << what << ": the device at pixel " << i;
+}
+
+// Samples past +-512 before the offset saturate, as the host's libjpeg-turbo (SIMD) decodes
+// them, where libjpeg's C range limit wraps them: white became black (issue 47, item 2).
+TEST(JpegIdct, SaturatesAsTheHostsLibjpegOnEveryQuality)
+{
+    for (int quality = 1; quality <= 100; ++quality)
+        expect_host_bytes(grey_squares_jpeg(quality), "q" + std::to_string(quality));
+}
+
+// Its DC quantiser made 5 (as if the file's DQT were edited): the bright blocks' samples reach
+// 535 + 128, which libjpeg's C code wrapped to 0 and its SIMD code saturates to 255.
+TEST(JpegIdct, SaturatesAsTheHostsLibjpegWithACoarserDcQuantiser)
+{
+    for (int quality = 1; quality <= 100; ++quality)
+        expect_host_bytes(with_dc_quantiser(grey_squares_jpeg(quality), 5),
+                          "q" + std::to_string(quality) + ", DC quantiser 5");
+}
+
+// Beyond what any encoder writes, where the host's 16-bit steps wrap or saturate: the reference
+// still gives the host's bytes.
+TEST(JpegIdct, TheReferenceIsTheHostsLibjpegForCraftedQuantisers)
+{
+    for (const int dc : {40, 128, 255})
+        for (int quality : {1, 50, 100}) {
+            const auto file = with_dc_quantiser(grey_squares_jpeg(quality), static_cast<std::uint8_t>(dc));
+            const auto plane = decode_jpeg_luminance_coefficients(file.data(), file.size(), "");
+            ASSERT_TRUE(plane);
+            EXPECT_EQ(luminance_from_coefficients(*plane).pixels, codectest::decode_jpeg_directly(file))
+                << "q" << quality << ", DC quantiser " << dc;
+        }
 }
 
 }  // namespace

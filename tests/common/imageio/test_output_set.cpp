@@ -14,6 +14,7 @@
 #include <future>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -328,6 +329,33 @@ TEST_F(OutputSetTest, AStoppingSignalRemovesTheTemporariesAndKeepsThePreviousFil
         EXPECT_EQ(WTERMSIG(status), signal_number);
         EXPECT_EQ(text_of(folder_ / "a.bmp"), "old a");
         EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "input.bmp"}));
+    }
+}
+
+// A run that crashes half-way (a segmentation fault inside the OpenCL driver, on a thread of its
+// own, as PoCL's did when two threads started it at once): no temporary is left, and the
+// process still dies of its crash (issue 47, item 1).
+TEST_F(OutputSetTest, ACrashRemovesTheTemporaries)
+{
+    for (const int signal_number : {SIGSEGV, SIGBUS, SIGFPE}) {
+        const pid_t child = ::fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            OutputSet set({input_}, {folder_ / "a.bmp"});
+            write(folder_ / "a.bmp", "new a");
+            std::thread([signal_number] {
+                if (signal_number == SIGSEGV) *static_cast<volatile int*>(nullptr) = 1;
+                ::raise(signal_number);  // to this thread, as a fault is
+            }).join();
+            ::_exit(0);
+        }
+        int status = 0;
+        ASSERT_EQ(::waitpid(child, &status, 0), child);
+        // AddressSanitizer reports a SIGSEGV itself and exits 1.
+        EXPECT_TRUE(WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0))
+            << "signal " << signal_number;
+        EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"input.bmp"}))
+            << "signal " << signal_number;
     }
 }
 

@@ -119,6 +119,15 @@ TEST(RowsThatFit, BytesAndElementsBothLimit)
     EXPECT_EQ(wide.elements, 8u);
 }
 
+// A buffer that rounds a band out (a JPEG's whole blocks) takes its rounding rows from the rows
+// that fit; the wider footprint keeps the larger rounding (issue 47, item 3).
+TEST(RowsThatFit, RoundingRowsAreCounted)
+{
+    EXPECT_EQ(sdk::rows_that_fit({100, 100, 14}, 10000), 86u);
+    EXPECT_EQ(sdk::rows_that_fit({100, 100, 14}, 1000), 0u);
+    EXPECT_EQ(sdk::widest({10, 2, 0}, {4, 8, 14}).rounding_rows, 14u);
+}
+
 TEST(ChooseBands, AnImageThatFitsIsOneBandWithNoReason)
 {
     const sdk::BandPlan plan = sdk::choose_bands(100, 1, {64, 64}, 6400, 0);

@@ -8,8 +8,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace sdk {
 namespace {
@@ -101,13 +106,37 @@ TEST(DeviceLimits, AMistypedSettingIsAnErrorNamingIt)
             try {
                 device_limits(test_context().device);
                 ADD_FAILURE() << name << "=" << value << " accepted";
-            } catch (const std::runtime_error& error) {
+            } catch (const UsageError& error) {  // exit status 2, as a bad option's
                 EXPECT_NE(std::string(error.what()).find(std::string(name) + "='" + value + "'"),
                           std::string::npos)
                     << error.what();
             }
         }
     }
+}
+
+// A child the driver started (PoCL's `ld`) still running when the sample is about to exit: the
+// sample waits for it, and leaves it for the driver to reap (issue 47, item 8).
+TEST(DriverProcesses, ASampleWaitsForThemAndLeavesThemToTheDriver)
+{
+    const std::string marker = ::testing::TempDir() + "driver-child-" + std::to_string(::getpid());
+    std::remove(marker.c_str());
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::usleep(300000);  // linking a kernel; then only calls safe after a fork
+        const int made = ::open(marker.c_str(), O_CREAT | O_WRONLY, 0644);
+        if (made >= 0) ::close(made);
+        ::_exit(0);
+    }
+    wait_for_driver_processes();
+    FILE* file = std::fopen(marker.c_str(), "r");
+    EXPECT_NE(file, nullptr) << "the sample would have exited with the child still running";
+    if (file) std::fclose(file);
+    int status = -1;
+    EXPECT_EQ(::waitpid(child, &status, 0), child) << "the driver's child was reaped for it";
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    std::remove(marker.c_str());
 }
 
 }  // namespace
