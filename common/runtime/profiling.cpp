@@ -28,7 +28,7 @@ EventTimes event_times(const cl::Event& event)
 
 void print_event_times(std::ostream& out, const EventTimes& times)
 {
-    out << "Profiling information:\n"
+    out << "Profiling information, the first launch (device clock):\n"
         << "  Queued time: " << std::fixed << std::setprecision(4) << times.queued_ms << " ms\n"
         << "  Wait time:   " << times.wait_ms << " ms\n"
         << "  Run time:    " << times.run_ms << " ms\n";
