@@ -773,6 +773,13 @@ TEST_F(MorphologySizeOption, SizesNotOddFrom1To63AreRefused)
         expect_refused({"--shape", "ellipse", "--size", size}, "--size takes WxH");
 }
 
+// docs/index.md: --border is every sample's but morphology_packed's (outside the image is
+// background there, no border mode).
+TEST_F(MorphologySizeOption, BorderIsNotAnOption)
+{
+    expect_refused({"--border", "replicate"}, "--border");
+}
+
 TEST_F(MorphologySizeOption, TheSquareAndDiamondTakeNoSize)
 {
     expect_refused({"--shape", "square", "--size", "3x3"}, "--size is for the rectangle");
