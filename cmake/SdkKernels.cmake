@@ -47,9 +47,11 @@ function(sdk_add_runtime_files_target)
   file(CREATE_LINK ${PROJECT_SOURCE_DIR}/assets ${assets} SYMBOLIC)
 
   # The installed folder is flat, as bin/ is: the samples, their kernels beside them and
-  # assets/input.bmp. Copied anywhere, it runs from any working folder.
+  # assets/input.bmp, and the FIR windows fir_float reads with --coefficients @assets/fir/FILE.
+  # Copied anywhere, it runs from any working folder.
   get_property(installed GLOBAL PROPERTY SDK_INSTALLED_KERNEL_FILES)
   list(REMOVE_DUPLICATES installed)
   install(FILES ${installed} DESTINATION .)
   install(FILES ${PROJECT_SOURCE_DIR}/assets/input.bmp DESTINATION assets)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/fir DESTINATION assets)
 endfunction()

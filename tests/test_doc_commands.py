@@ -17,7 +17,8 @@ The convention (docs/README.md, "Commands on the pages"):
   are compared by their first words alone: `Device:`, `Image:`, `Memory:`, `Tuned`, `Variant
   auto`, `verdict on`, and the line naming what a FIR run ran. The tuner's `Tuned for ...`
   line and its `Tuning for ...` announcement, which only runs that measure print, are left out
-  on both sides.
+  on both sides, except in a block that shows one: that block is a first run, run with a tuning
+  cache of its own, empty, and its tuning lines are compared as the others are.
 - `<!-- not run: reason -->` on the line before a fence leaves that block out: scripts that
   install packages, build, or benchmark for minutes.
 
@@ -185,22 +186,30 @@ def normalised(line):
 FIRST_RUN_ONLY = re.compile(r"^\s*(Tuning|Tuned) for ")
 
 
-def compared(lines):
-    return [normalised(line) for line in lines if line.strip() and not FIRST_RUN_ONLY.match(line)]
+def compared(lines, first_run=False):
+    return [normalised(line) for line in lines
+            if line.strip() and (first_run or not FIRST_RUN_ONLY.match(line))]
+
+
+def shows_first_run(expected):
+    """A block that shows the tuner's lines shows a first run: it is checked as one."""
+    return any(FIRST_RUN_ONLY.match(line) for line in expected)
 
 
 def check_output(expected, stdout, stderr=""):
     """None when the page's block shows exactly the lines the run printed, else what differs.
 
     stdout must match the block line for line, in order; a line of stderr (a warning) may stand
-    anywhere in the block, since a terminal interleaves the two streams as they come."""
-    shown = compared(expected)
-    for line in compared(stderr.splitlines()):
+    anywhere in the block, since a terminal interleaves the two streams as they come. A block
+    that shows a first run (shows_first_run) keeps the tuner's lines on both sides."""
+    first_run = shows_first_run(expected)
+    shown = compared(expected, first_run)
+    for line in compared(stderr.splitlines(), first_run):
         if line in shown:
             shown.remove(line)
         else:
             return f"the run printed \"{line}\" (stderr), which the page does not show"
-    printed = compared(stdout.splitlines())
+    printed = compared(stdout.splitlines(), first_run)
     for index, (page_line, run_line) in enumerate(zip(shown, printed)):
         if page_line != run_line:
             return (f"output line {index + 1}: the page shows \"{page_line}\", the run printed "
@@ -221,6 +230,12 @@ def test_check_output():
     assert check_output(page[::-1], run) is not None  # out of order
     assert check_output(["warn: it", "Wrote output.bmp"], "Wrote output.bmp\n", "warn: it\n") is None
     assert check_output(["Wrote output.bmp"], "Wrote output.bmp\n", "warn: it\n") is not None
+    tuned = "Tuning for 2^18 pixels: measuring for about 0.3 s\nWrote output.bmp\n"
+    assert check_output(["Wrote output.bmp"], tuned) is None  # the cache's state is not the page's
+    assert check_output(["Tuning for 2^18 pixels: measuring for about 0.3 s", "Wrote output.bmp"],
+                        tuned) is None
+    assert check_output(["Tuning for 2^18 pixels: measuring for about 0.3 s", "Wrote output.bmp"],
+                        "Wrote output.bmp\n") is not None  # a first run must print its lines
 
 
 def run_page(page, bin_dir, env):
@@ -245,7 +260,15 @@ def run_page(page, bin_dir, env):
                     shutil.rmtree(target)
                 elif target.exists():
                     target.unlink()
-            result = subprocess.run(run, cwd=folder, env=env, capture_output=True, timeout=300)
+            run_env = env
+            if expected is not None and shows_first_run(expected):
+                # A first run: a tuning cache that has seen nothing (the program cache is kept:
+                # compiling prints nothing, and takes seconds on PoCL).
+                first_run_cache = Path(folder) / "first-run-tuning.txt"
+                if first_run_cache.exists():
+                    first_run_cache.unlink()
+                run_env = dict(env, SDK_TUNING_CACHE=str(first_run_cache))
+            result = subprocess.run(run, cwd=folder, env=run_env, capture_output=True, timeout=300)
             stdout = result.stdout.decode("utf-8", "replace")
             stderr = result.stderr.decode("utf-8", "replace")
             out = stdout + stderr

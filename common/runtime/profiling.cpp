@@ -31,7 +31,7 @@ EventTimes event_times(const cl::Event& event)
 
 void print_event_times(std::ostream& out, const EventTimes& times, double host_ms)
 {
-    out << "Profiling information:\n"
+    out << "Profiling information, the first launch (device clock):\n"
         << "  Queued time: " << std::fixed << std::setprecision(4) << times.queued_ms << " ms\n"
         << "  Wait time:   " << times.wait_ms << " ms\n";
     if (times.run_ms > 0) {

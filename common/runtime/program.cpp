@@ -38,7 +38,8 @@ constexpr std::uint64_t kAddressSpaceToCompileFirst = std::uint64_t{136} << 20;
 constexpr std::uint64_t kAddressSpaceToBuild = std::uint64_t{12} << 20;
 std::atomic<bool> compiled_before{false};
 
-std::string read_kernel_source(const std::filesystem::path& path)
+// `included_by`: the kernel file whose `#include` named `path`, or empty for the file built.
+std::string read_kernel_source(const std::filesystem::path& path, const std::string& included_by = "")
 {
     // An ifstream opens a directory without complaint on Linux and then reads nothing, which
     // would surface later as a baffling compiler error: say what is wrong instead.
@@ -54,8 +55,10 @@ std::string read_kernel_source(const std::filesystem::path& path)
         if (reason != 0 && reason != ENOENT)
             throw std::runtime_error("cannot open kernel file '" + path.string() +
                                      "': " + std::strerror(reason));
-        throw std::runtime_error("cannot open kernel file '" + path.string() +
-                                 "': it should sit next to the executable; copy the .cl files "
+        const std::string included =
+            included_by.empty() ? "" : " (#include'd by " + included_by + ")";
+        throw std::runtime_error("cannot open kernel file '" + path.string() + "'" + included +
+                                 ": it should sit next to the executable; copy the .cl files "
                                  "there from the build's bin/ or an installed folder (cmake "
                                  "--install), or rebuild");
     }
@@ -69,10 +72,13 @@ std::string full_options(const std::string& options, const std::filesystem::path
     return "-cl-std=CL1.2 " + include_option(include_folder) + " " + options;
 }
 
-// The text of every file `source` includes with `#include "name"` from `folder`, recursively,
-// each once: what the program depends on besides its own file, for the binary cache's key.
-void append_included_sources(const std::string& source, const std::filesystem::path& folder,
-                             std::set<std::string>& seen, std::string& out)
+// The text of every file `source` (the file `source_name`) includes with `#include "name"` from
+// `folder`, recursively, each once: what the program depends on besides its own file, for the
+// binary cache's key. A missing one is named as a missing kernel file is, with what to copy,
+// before the driver's compiler would say only "file not found".
+void append_included_sources(const std::string& source, const std::string& source_name,
+                             const std::filesystem::path& folder, std::set<std::string>& seen,
+                             std::string& out)
 {
     std::istringstream lines(source);
     for (std::string line; std::getline(lines, line);) {
@@ -85,11 +91,9 @@ void append_included_sources(const std::string& source, const std::filesystem::p
         if (close == std::string::npos) continue;
         const std::string name = line.substr(open + 1, close - open - 1);
         if (!seen.insert(name).second) continue;
-        std::error_code error;
-        if (!std::filesystem::is_regular_file(folder / name, error)) continue;  // the compiler says
-        const std::string included = read_kernel_source(folder / name);
+        const std::string included = read_kernel_source(folder / name, source_name);
         out += "\n// " + name + "\n" + included;
-        append_included_sources(included, folder, seen, out);
+        append_included_sources(included, name, folder, seen, out);
     }
 }
 
@@ -184,7 +188,7 @@ cl::Program build_program_once(const OpenClContext& cl, const std::string& kerne
     // A binary from an earlier run with the same source, includes, options and driver.
     std::string full_source = source;
     std::set<std::string> seen{kernel_file};
-    append_included_sources(source, folder, seen, full_source);
+    append_included_sources(source, kernel_file, folder, seen, full_source);
     const ProgramCacheEntry entry = program_cache_entry(cl, path, full_source, full_options(options, folder));
     if (auto cached = load_cached_program(cl, entry, full_options(options, folder))) return *cached;
     cl::Program program = build_source(cl, source, kernel_file, path.string(), options, folder);

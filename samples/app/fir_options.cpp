@@ -2,10 +2,12 @@
 #include "samples/app/fir_options.hpp"
 
 #include "samples/app/cli.hpp"
+#include "samples/app/coefficients_file.hpp"
 #include "samples/app/compare.hpp"
 #include "samples/app/report.hpp"
 #include "samples/app/verdict.hpp"
 #include "common/runtime/errors.hpp"
+#include "common/runtime/program.hpp"
 #include "kernels/fir/fir_separable.hpp"
 
 #include <iostream>
@@ -21,9 +23,10 @@ void add_fir_options(CLI::App& app, FirOptions& options)
         ->capture_default_str();
     app.add_option("--coefficients", options.numerators,
                    "the KxK weights' numerators, K*K of them, row-major, row 0 for the window's "
-                   "top row (integers or decimals, negative allowed; the default is 3x3). "
+                   "top row (integers or decimals, negative allowed; the default is 3x3), "
+                   "or @FILE to read them from a file (assets/fir/ holds examples). "
                    "Weights that are a column times a row run as two 1-D passes")
-        ->type_name("a,b,c,...")
+        ->type_name("a,b,c,...|@FILE")
         ->capture_default_str();
     app.add_option("--divisor", options.divisor, "the weights' common divisor, a number (not 0)")
         ->type_name("D")
@@ -46,8 +49,10 @@ void add_fir_options(CLI::App& app, FirOptions& options)
 
 FirCoefficients checked_coefficients(const FirOptions& options, const std::filesystem::path& output)
 {
-    FirCoefficients coefficients =
-        parse_fir_coefficients(options.numerators, options.divisor, options.size);
+    check_fir_size(options.size);  // before a file's count is held against it
+    FirCoefficients coefficients = parse_fir_coefficients(
+        coefficients_text(options.numerators, options.size, executable_directory()),
+        options.divisor, options.size);
     if (may_saturate(coefficients))
         std::cerr << "fir_float: warning: the weights sum to " << coefficients.weight_sum()
                   << ", more than 1: outputs may pass 255 and saturate in " << output.string()

@@ -24,10 +24,10 @@ void report_repeated_runs(std::ostream& out, unsigned iterations,
 void print_kernel_statistics(std::ostream& out, unsigned iterations, const Statistics& ms,
                              std::uint64_t bytes_moved)
 {
-    out << "Kernel time over " << iterations << " runs"
-        << (ms.host_clock ? " (host clock, launch and wait: this device reports no profiling times)"
-                          : "")
-        << ": median " << std::fixed
+    out << "Kernel time over " << iterations << " runs in a row ("
+        << (ms.host_clock ? "host clock, launch and wait: this device reports no profiling times"
+                          : "device clock")
+        << "): median " << std::fixed
         << std::setprecision(4) << ms.median << " ms (min " << ms.min << ", max " << ms.max
         << "), " << std::setprecision(2) << gigabytes_per_second(bytes_moved, ms.median)
         << " GB/s\n";
@@ -39,7 +39,7 @@ void print_cpu_comparison(std::ostream& out, double kernel_ms, double end_to_end
 {
     auto speedup = [&](double ms) { return ms > 0 ? reference_ms / ms : 0.0; };
     out << std::fixed << std::setprecision(3) << "C++ reference on one CPU thread: " << reference_ms
-        << " ms; kernel ";
+        << " ms; kernel's first launch ";
     // A device that reports no profiling times (zero) gets no ratio.
     if (kernel_ms > 0)
         out << kernel_ms << " ms (" << std::setprecision(1) << speedup(kernel_ms) << "x)";

@@ -28,6 +28,9 @@ std::string verdict_line(const std::string& device, std::vector<VariantTime> tim
     line.precision(1);
     for (auto time = times.begin() + 1; time != times.end(); ++time)
         line << ", " << time->name << ' ' << time->median_ms / fastest.median_ms << 'x';
+    // Not the "Kernel time" line's median: there one kernel runs again and again; here each
+    // launch follows another variant's, as in a pipeline of different kernels.
+    line << " (medians, the variants launched in turns, device clock)";
     return line.str();
 }
 

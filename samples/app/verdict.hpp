@@ -12,7 +12,8 @@ struct VariantTime {
     double median_ms = 0;
 };
 
-// "verdict on <device>: local memory fastest (0.41 ms), image 1.3x, buffer 16x4 1.1x": the
+// "verdict on <device>: local memory fastest (0.41 ms), image 1.3x, buffer 16x4 1.1x (medians, the
+// variants launched in turns, device clock)": the
 // fastest with its median, every other as how many times slower, slowest last (a tie keeps the
 // order given). Throws std::invalid_argument for no variants or a median that is not a positive
 // finite number, which no timing can give.

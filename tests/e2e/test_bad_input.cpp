@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -772,6 +773,13 @@ TEST_F(MorphologySizeOption, SizesNotOddFrom1To63AreRefused)
         expect_refused({"--shape", "ellipse", "--size", size}, "--size takes WxH");
 }
 
+// docs/index.md: --border is every sample's but morphology_packed's (outside the image is
+// background there, no border mode).
+TEST_F(MorphologySizeOption, BorderIsNotAnOption)
+{
+    expect_refused({"--border", "replicate"}, "--border");
+}
+
 TEST_F(MorphologySizeOption, TheSquareAndDiamondTakeNoSize)
 {
     expect_refused({"--shape", "square", "--size", "3x3"}, "--size is for the rectangle");
@@ -820,6 +828,35 @@ TEST_F(FirSizeOption, CoefficientsMustNumberTheSizeSquared)
     expect_refused({"--size", "5"}, "--coefficients takes 25 numbers");
     expect_refused({"--size", "5", "--coefficients", numerators_for(7)},
                    "--coefficients takes 25 numbers");
+}
+
+// --coefficients @FILE (samples/app/coefficients_file.hpp): every way a file can be wrong is one
+// line and exit status 2; the pages' windows in assets/fir/ run from any folder.
+TEST_F(FirSizeOption, CoefficientsFileThatCannotBeUsedIsRefused)
+{
+    expect_refused({"--coefficients", "@absent.txt"}, "--coefficients @absent.txt: cannot read it");
+    std::ofstream(inputs_ / "letters.txt") << "1,2,3\n4,five,6\n7,8,9\n";
+    expect_refused({"--coefficients", "@letters.txt"},
+                   "--coefficients @letters.txt: line 2: 'five' is not a number");
+    std::ofstream(inputs_ / "eight.txt") << "# one short\n1 2 3\n4 5 6\n7 8\n";
+    expect_refused({"--coefficients", "@eight.txt"},
+                   "--coefficients @eight.txt: 8 numbers, and --size 3 takes 9");
+    expect_refused({"--size", "7", "--coefficients", "@assets/fir/ramp15x15.txt"},
+                   "225 numbers, and --size 7 takes 49");
+}
+
+TEST_F(FirSizeOption, BundledCoefficientFilesVerifyFromAnyFolder)
+{
+    for (const std::vector<std::string>& window :
+         {std::vector<std::string>{"--size", "7", "--coefficients", "@assets/fir/tent7x7.txt",
+                                   "--divisor", "1024"},
+          {"--size", "15", "--coefficients", "@assets/fir/ramp15x15.txt", "--divisor", "900"},
+          {"--size", "15", "--coefficients", "@assets/fir/box15x15.txt", "--divisor", "225"}}) {
+        std::vector<std::string> extra = window;
+        extra.insert(extra.end(), {"--variant", "buffer", "--work-group", "32x8"});
+        const std::string out = expect_verified(extra);
+        EXPECT_NE(out.find("Verify:"), std::string::npos) << out;
+    }
 }
 
 TEST_F(FirSizeOption, EveryVariantVerifiesAndSaysWhichPassRan)

@@ -161,4 +161,19 @@ TEST_F(Bundle, MissingKernelIsNamedWithWhereItWasLookedForAndTheFix)
     }
 }
 
+TEST_F(Bundle, MissingIncludedKernelFileIsNamedWithTheFix)
+{
+    // border.cl is no sample's own file: every family's kernels #include it.
+    fs::remove(bundle_ / "border.cl");
+    const Outcome outcome = run("sobel", {"-q"});
+    EXPECT_EQ(outcome.status, kFailure) << outcome.how;
+    EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+    EXPECT_NE(outcome.err.find("cannot open kernel file '" + (bundle_ / "border.cl").string() +
+                               "' (#include'd by "),
+              std::string::npos)
+        << outcome.err;
+    EXPECT_NE(outcome.err.find("cmake --install"), std::string::npos) << outcome.err;
+    EXPECT_FALSE(fs::exists(elsewhere_ / "output.bmp"));
+}
+
 }  // namespace

@@ -160,6 +160,26 @@ TEST_F(KernelFolder, MissingFileIsNamed)
     }
 }
 
+TEST_F(KernelFolder, MissingIncludedFileIsNamedWithWhatToCopy)
+{
+    // A folder copied without border.cl: the driver's compiler would say only "file not found".
+    std::filesystem::remove(folder_ / "border.cl");
+    try {
+        build_program(test_context(), "coordinates.cl", "-DBORDER_NONE", folder_);
+        FAIL() << "a missing included file should be refused";
+    } catch (const BuildError&) {
+        FAIL() << "a missing included file should be refused before compiling";
+    } catch (const std::runtime_error& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find("cannot open kernel file '" + (folder_ / "border.cl").string() +
+                               "' (#include'd by coordinates.cl)"),
+                  std::string::npos)
+            << message;
+        EXPECT_NE(message.find("copy the .cl files"), std::string::npos) << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+}
+
 TEST_F(KernelFolder, DirectoryIsNotAKernelFile)
 {
     std::filesystem::create_directory(folder_ / "directory.cl");
