@@ -39,9 +39,20 @@ constexpr std::size_t kSeparableLocalRows = 4;
 // (docs/history.md).
 constexpr std::size_t kLocalSteps = 8;
 
-std::string local_build_options(Border border, int size, LocalBlock block, std::size_t height)
+// Whether the local kernels may take their weights by value (kernels/fir/fir_local.cl says why):
+// not on Mesa's rusticl, whose compiler crashes on a by-value argument read inside a loop
+// (docs/portability.md#mesas-rusticl); there they read them through a __constant pointer.
+bool weights_by_value(const cl::Device& device)
 {
-    return fir_build_options(border, size) + " -DROWS_PER_ITEM=" + std::to_string(block.rows) +
+    const cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>());
+    return platform.getInfo<CL_PLATFORM_NAME>() != "rusticl";
+}
+
+std::string local_build_options(Border border, int size, LocalBlock block, std::size_t height,
+                                bool by_value)
+{
+    return fir_build_options(border, size) + (by_value ? "" : " -DWEIGHTS_IN_CONSTANT_BUFFER") +
+           " -DROWS_PER_ITEM=" + std::to_string(block.rows) +
            " -DCOLUMNS_PER_ITEM=" + std::to_string(block.columns) +
            " -DGROUP_WIDTH=" + std::to_string(kLocalGroupWidth) +
            " -DGROUP_HEIGHT=" + std::to_string(height) +
@@ -109,7 +120,8 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
       size_(coefficients.size),
       variant_(variant),
       kernel_name_(size_ == 3 ? traits_of(variant).kernel_name_3x3 : traits_of(variant).kernel_name),
-      local_block_(local_block(size_, cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
+      local_block_(local_block(size_, cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU)),
+      weights_by_value_(weights_by_value(cl.device))
 {
     check_fir_size(size_);
     const std::string unavailable = fir_variant_unavailable(cl_, variant_, 0, 0);
@@ -148,7 +160,7 @@ void FirFilter::use_local_kernels(std::size_t height)
     if (!kernels.full_window()) {
         const FirVariantTraits& local = traits_of(FirVariant::local);
         const cl::Program program = build_program(
-            cl_, local.program_file, local_build_options(border_, size_, local_block_, height));
+            cl_, local.program_file, local_build_options(border_, size_, local_block_, height, weights_by_value_));
         while_doing(std::string("creating kernel ") + local.kernel_name,
                     [&] { kernels.full_window = create_kernel(program, local.kernel_name); });
     }
@@ -156,7 +168,8 @@ void FirFilter::use_local_kernels(std::size_t height)
         // One kernel, the row sums in local memory (fir_separable_local.cl).
         const cl::Program program = build_program(
             cl_, "fir_separable_local.cl",
-            local_build_options(border_, size_, {kOutputsPerItem, kSeparableLocalRows}, height));
+            local_build_options(border_, size_, {kOutputsPerItem, kSeparableLocalRows}, height,
+                                weights_by_value_));
         while_doing("creating kernel fir_separable_local",
                     [&] { kernels.separable = create_kernel(program, "fir_separable_local"); });
     }
@@ -225,7 +238,7 @@ void FirFilter::set_coefficients(const FirCoefficients& coefficients)
     const std::vector<float> weights = coefficients.float_weights();
     for (std::size_t r = 0; r < weight_rows_.size() && size_ == 3; ++r)
         weight_rows_[r] = cl_float4{{weights[3 * r], weights[3 * r + 1], weights[3 * r + 2], 0.0f}};
-    if (variant_ == FirVariant::local)
+    if (variant_ == FirVariant::local && weights_by_value_)
         weight_values_ = weights;
     else
         weights_ = constant_floats(cl_, weights, "the weights");
@@ -237,6 +250,8 @@ void FirFilter::set_coefficients(const FirCoefficients& coefficients)
             factor_values_ = to_floats(factors_->row);
             const std::vector<float> column = to_floats(factors_->column);
             factor_values_.insert(factor_values_.end(), column.begin(), column.end());
+            if (!weights_by_value_)
+                row_weights_ = constant_floats(cl_, factor_values_, "the row and column weights");
         } else {
             // Two passes, the row sums through global memory (fir_separable.cl).
             if (!separable_program_()) {
@@ -291,7 +306,7 @@ void FirFilter::bind_arguments()
         if (variant_ == FirVariant::image) {
             set_args(kernel_, luminance_image_, width, height, pitch, weights_, output_);
         } else if (variant_ == FirVariant::local) {
-            bind_by_value(kernel_, weight_values_);
+            bind_local_arguments(kernel_, weight_values_, weights_);
         } else if (size_ == 3) {
             set_args(kernel_, luminance_, width, height, pitch, weight_rows_[0], weight_rows_[1],
                      weight_rows_[2], output_);
@@ -303,14 +318,21 @@ void FirFilter::bind_arguments()
 }
 
 // The local kernels' arguments: the luminance and its size, then their weights as one struct
-// passed by value (kernels/fir/fir_local.cl says why), the output, and the tile in local memory
-// for the shape that really runs (size_launch, always called first, may shrink the one asked for).
-void FirFilter::bind_by_value(cl::Kernel& kernel, const std::vector<cl_float>& weights)
+// passed by value (kernels/fir/fir_local.cl says why; `in_buffer` where the driver needs them
+// there), the output, and the tile in local memory for the shape that really runs (size_launch,
+// always called first, may shrink the one asked for).
+void FirFilter::bind_local_arguments(cl::Kernel& kernel, const std::vector<cl_float>& weights,
+                                     const cl::Buffer& in_buffer)
 {
-    set_args(kernel, luminance_, static_cast<cl_int>(width_), static_cast<cl_int>(height_),
-             static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float)),
-             ArgBytes{weights.size() * sizeof(cl_float), weights.data()}, output_,
-             cl::Local(local_bytes(launch_.local[0], launch_.local[1])));
+    const auto width = static_cast<cl_int>(width_);
+    const auto height = static_cast<cl_int>(height_);
+    const auto pitch = static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float));
+    const auto tiles = cl::Local(local_bytes(launch_.local[0], launch_.local[1]));
+    if (weights_by_value_)
+        set_args(kernel, luminance_, width, height, pitch,
+                 ArgBytes{weights.size() * sizeof(cl_float), weights.data()}, output_, tiles);
+    else
+        set_args(kernel, luminance_, width, height, pitch, in_buffer, output_, tiles);
 }
 
 void FirFilter::bind_separable_arguments()
@@ -320,7 +342,7 @@ void FirFilter::bind_separable_arguments()
     const auto pitch = static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float));
     if (variant_ == FirVariant::local) {
         while_doing("setting fir_separable_local's arguments",
-                    [&] { bind_by_value(separable_local_kernel_, factor_values_); });
+                    [&] { bind_local_arguments(separable_local_kernel_, factor_values_, row_weights_); });
         return;
     }
     // Made the first time weights are separable, and again only when a larger image needs more.
@@ -607,12 +629,12 @@ cl::Event FirFilter::run()
 
 double FirFilter::run_ms()
 {
-    return timed_run().ms;
+    return run_time().ms;
 }
 
 // One run, waited for: all its kernels' device time, or the host's clock where the device
 // reports none.
-RunTime FirFilter::timed_run()
+RunTime FirFilter::run_time()
 {
     return time_run([&] {
         run().wait();
@@ -628,7 +650,7 @@ Statistics FirFilter::time_runs(unsigned iterations)
     std::vector<double> samples;
     bool host_clock = false;
     for (unsigned i = 0; i < iterations; ++i) {
-        const RunTime time = timed_run();
+        const RunTime time = run_time();
         samples.push_back(time.ms);
         host_clock = host_clock || time.host_clock;
     }

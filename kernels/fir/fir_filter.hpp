@@ -129,6 +129,8 @@ public:
     const std::vector<cl::Event>& last_run_events() const { return last_events_; }
     // One run, waited for: the device time of all its kernels, in ms.
     double run_ms();
+    // The same, saying whether the time is the host's (the device reports none: time_run).
+    RunTime run_time();
     // `iterations` runs after a warm-up run, each timed by run_ms.
     Statistics time_runs(unsigned iterations);
 
@@ -152,11 +154,11 @@ private:
     void bind_arguments();
     void bind_separable_arguments();
     void size_launch();
-    void bind_by_value(cl::Kernel& kernel, const std::vector<cl_float>& weights);
+    void bind_local_arguments(cl::Kernel& kernel, const std::vector<cl_float>& weights,
+                              const cl::Buffer& in_buffer);
     std::size_t tile_floats(std::size_t columns_per_item, std::size_t rows_per_item,
                             std::size_t group_x, std::size_t group_y) const;
     void fit_default_shape();
-    RunTime timed_run();
     void fit_default_local_shape();
     void use_local_kernels(std::size_t height);
     std::size_t local_bytes(std::size_t group_x, std::size_t group_y) const;
@@ -171,6 +173,7 @@ private:
     FirVariant variant_;
     std::string kernel_name_;
     LocalBlock local_block_;  // by window and device type (fir_filter.cpp)
+    bool weights_by_value_;   // the local kernels' weights: by value, or in a buffer (rusticl)
     cl::Program program_;
     cl::Kernel kernel_;
     cl::Buffer luminance_;

@@ -14,9 +14,18 @@
 // are unrolled, where a pointer's weights are loaded one by one (measured faster than a
 // __constant pointer, rolled or unrolled: docs/history.md). 15x15 takes 900 bytes of the 1024
 // every device allows for arguments.
+// Built with -DWEIGHTS_IN_CONSTANT_BUFFER they come through a __constant pointer instead: Mesa's
+// rusticl crashes compiling a by-value argument read inside a loop
+// (docs/portability.md#mesas-rusticl).
+#ifdef WEIGHTS_IN_CONSTANT_BUFFER
+typedef __constant const float* Weights;
+#define WEIGHT(i) weights[i]
+#else
 typedef struct {
     float w[WINDOW * WINDOW];
 } Weights;
+#define WEIGHT(i) weights.w[i]
+#endif
 
 __kernel __attribute__((reqd_work_group_size(GROUP_WIDTH, GROUP_HEIGHT, 1)))
 void fir_local(__global const float* restrict luminance, const int width, const int height,
@@ -61,7 +70,7 @@ void fir_local(__global const float* restrict luminance, const int width, const 
             for (int r = 0; r < ROWS_PER_ITEM; ++r) {
                 if (j - r < 0 || j - r >= WINDOW) continue;
                 for (int i = 0; i < WINDOW; ++i) {
-                    const float weight = weights.w[(j - r) * WINDOW + i];
+                    const float weight = WEIGHT((j - r) * WINDOW + i);
                     for (int o = 0; o < COLUMNS_PER_ITEM; ++o)
                         sums[r][o] += pixels[PAD - RADIUS + i + o] * weight;
                 }

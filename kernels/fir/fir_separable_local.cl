@@ -12,11 +12,20 @@
 // With --variant auto the tuner measures which (kernels/fir/fir_tuning.hpp).
 #include "fir_tile.cl"
 
-// The factors by value, as the local K*K kernel takes its weights (fir_local.cl says why).
+// The factors by value, as the local K*K kernel takes its weights (fir_local.cl says why), or
+// with -DWEIGHTS_IN_CONSTANT_BUFFER through a __constant pointer, the row's then the column's.
+#ifdef WEIGHTS_IN_CONSTANT_BUFFER
+typedef __constant const float* Factors;
+#define ROW_FACTOR(i) factors[i]
+#define COLUMN_FACTOR(i) factors[WINDOW + (i)]
+#else
 typedef struct {
     float row[WINDOW];
     float column[WINDOW];
 } Factors;
+#define ROW_FACTOR(i) factors.row[i]
+#define COLUMN_FACTOR(i) factors.column[i]
+#endif
 
 // [Separable local]
 // The row sums: TILE_ROWS rows, each COLUMNS_PER_ITEM * GROUP_WIDTH floats (no halo: a row sum
@@ -58,7 +67,7 @@ void fir_separable_local(__global const float* restrict luminance, const int wid
             for (int o = 0; o < COLUMNS_PER_ITEM; ++o) sums[o] = 0.0f;
             for (int i = 0; i < WINDOW; ++i)
                 for (int o = 0; o < COLUMNS_PER_ITEM; ++o)
-                    sums[o] += pixels[PAD - RADIUS + i + o] * factors.row[i];
+                    sums[o] += pixels[PAD - RADIUS + i + o] * ROW_FACTOR(i);
             for (int q = 0; q < COLUMNS_PER_ITEM / 4; ++q)
                 row_sums[r * SUM_FLOAT4S + lx * (COLUMNS_PER_ITEM / 4) + q] = vload4(q, sums);
         }
@@ -80,7 +89,7 @@ void fir_separable_local(__global const float* restrict luminance, const int wid
             for (int r = 0; r < ROWS_PER_ITEM; ++r) {
                 if (j - r < 0 || j - r >= WINDOW) continue;
                 for (int o = 0; o < COLUMNS_PER_ITEM; ++o)
-                    outputs[r][o] += sums[o] * factors.column[j - r];
+                    outputs[r][o] += sums[o] * COLUMN_FACTOR(j - r);
             }
         }
         const int y0 = step_top + ly * ROWS_PER_ITEM;

@@ -270,10 +270,13 @@ std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border 
             // not even its smallest shape runs here
         }
     }
+    bool host_clock = false;
     const auto run = [&](const FirChoice& contestant) {
         FirFilter& filter = *filters.at(contestant.variant);
         filter.set_work_group(contestant.group_x, contestant.group_y);
-        return filter.run_ms();
+        const RunTime time = filter.run_time();
+        host_clock = host_clock || time.host_clock;
+        return time.ms;
     };
     // A warm-up round, then all take turns (common/runtime/choose_fastest.hpp), so that a slow
     // spell of a shared machine falls on all of them alike.
@@ -288,9 +291,9 @@ std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border 
         const FirChoice& contestant = contestants[c];
         const double median = medians[c];
         if (best.empty() || best.back().variant != contestant.variant)
-            best.push_back({contestant.variant, median, {contestant.group_x, contestant.group_y}});
+            best.push_back({contestant.variant, median, {contestant.group_x, contestant.group_y}, host_clock});
         else if (median < best.back().median_ms)
-            best.back() = {contestant.variant, median, {contestant.group_x, contestant.group_y}};
+            best.back() = {contestant.variant, median, {contestant.group_x, contestant.group_y}, host_clock};
     }
     return best;
 }

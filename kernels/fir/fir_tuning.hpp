@@ -83,6 +83,7 @@ struct FirVariantMedian {
     FirVariant variant;
     double median_ms;
     WorkGroupShape shape;  // the shape of that median
+    bool host_clock = false;  // the device reported no times (time_run)
 };
 std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border border,
                                                 const FirCoefficients& coefficients,

@@ -235,7 +235,7 @@ std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border b
         time_in_turns(sobel_variant_runs(cl, border, source, variants, shape), iterations);
     std::vector<VariantMedian> result;
     for (std::size_t v = 0; v < variants.size(); ++v)
-        result.push_back({variants[v], medians[v].median_ms});
+        result.push_back({variants[v], medians[v].median_ms, medians[v].host_clock});
     return result;
 }
 

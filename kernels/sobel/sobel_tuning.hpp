@@ -81,6 +81,7 @@ TuningResult choose_sobel_kernel(const OpenClContext& cl, Border border, std::si
 struct VariantMedian {
     SobelVariant variant;
     double median_ms;
+    bool host_clock = false;  // the device reported no times (time_run)
 };
 std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border border,
                                                const SobelFilter& source, unsigned iterations,

@@ -117,17 +117,22 @@ void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border borde
         std::tie(shape->x, shape->y) = parse_work_group(options.tuning.work_group);
     }
     std::vector<VariantTime> times;
+    bool host_clock = false;
     for (const FirVariantMedian& variant :
-         time_fir_variants(cl, border, coefficients, fir, iterations, shape))
+         time_fir_variants(cl, border, coefficients, fir, iterations, shape)) {
         times.push_back({memory_name(variant.variant) + " " + std::to_string(variant.shape.x) +
                              "x" + std::to_string(variant.shape.y),
                          variant.median_ms});
+        host_clock = host_clock || variant.host_clock;
+    }
     if (fir.separable()) {
         const bool one_kernel = fir.variant() == FirVariant::local;
+        const Statistics separable = fir.time_runs(iterations);
         times.push_back({one_kernel ? "separable kernel in local memory" : "separable passes",
-                         fir.time_runs(iterations).median});
+                         separable.median});
+        host_clock = host_clock || separable.host_clock;
     }
-    log << verdict_line(cl.device_name(), times) << "\n";
+    log << verdict_line(cl.device_name(), times, host_clock) << "\n";
 }
 
 void report_fir_timings(DeviceRun& run, const FirCoefficients& coefficients, FirFilter& fir,

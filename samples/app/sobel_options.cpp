@@ -92,10 +92,12 @@ void report_sobel_verdict(std::ostream& log, const OpenClContext& cl, Border bor
         std::tie(shape->x, shape->y) = parse_work_group(options.tuning.work_group);
     }
     std::vector<VariantTime> times;
-    for (const auto& [variant, median_ms] :
-         time_sobel_variants(cl, border, sobel, iterations, shape))
-        times.push_back({memory_name(variant), median_ms});
-    log << verdict_line(cl.device_name(), times) << "\n";
+    bool host_clock = false;
+    for (const VariantMedian& variant : time_sobel_variants(cl, border, sobel, iterations, shape)) {
+        times.push_back({memory_name(variant.variant), variant.median_ms});
+        host_clock = host_clock || variant.host_clock;
+    }
+    log << verdict_line(cl.device_name(), times, host_clock) << "\n";
 }
 
 void report_sobel_timings(DeviceRun& run, SobelFilter& sobel, const SobelOptions& options)

@@ -8,7 +8,8 @@
 
 namespace sdk {
 
-std::string verdict_line(const std::string& device, std::vector<VariantTime> times)
+std::string verdict_line(const std::string& device, std::vector<VariantTime> times,
+                         bool host_clock)
 {
     if (times.empty()) throw std::invalid_argument("a verdict needs at least one variant's time");
     for (const auto& time : times)
@@ -30,7 +31,10 @@ std::string verdict_line(const std::string& device, std::vector<VariantTime> tim
         line << ", " << time->name << ' ' << time->median_ms / fastest.median_ms << 'x';
     // Not the "Kernel time" line's median: there one kernel runs again and again; here each
     // launch follows another variant's, as in a pipeline of different kernels.
-    line << " (medians, the variants launched in turns, device clock)";
+    line << " (medians, the variants launched in turns, "
+         << (host_clock ? "host clock, launch and wait: this device reports no profiling times"
+                        : "device clock")
+         << ")";
     return line.str();
 }
 

@@ -15,8 +15,10 @@ struct VariantTime {
 // "verdict on <device>: local memory fastest (0.41 ms), image 1.3x, buffer 16x4 1.1x (medians, the
 // variants launched in turns, device clock)": the
 // fastest with its median, every other as how many times slower, slowest last (a tie keeps the
-// order given). Throws std::invalid_argument for no variants or a median that is not a positive
-// finite number, which no timing can give.
-std::string verdict_line(const std::string& device, std::vector<VariantTime> times);
+// order given). `host_clock`: the device reports no profiling times, and the medians are the
+// host's (time_run), which the line says. Throws std::invalid_argument for no variants or a
+// median that is not a positive finite number, which no timing can give.
+std::string verdict_line(const std::string& device, std::vector<VariantTime> times,
+                         bool host_clock = false);
 
 }  // namespace sdk
