@@ -4,6 +4,8 @@
 # would copy it to a board, and runs each one from that folder under qemu-aarch64, on PoCL for
 # arm64 from Debian's packages, with --verify: once on a small image swapped into the folder's
 # assets/input.bmp, then again on another of a different size, checking each output's size.
+# Before the runs it checks what the folder asks of a board (scripts/check-bundle-libraries.sh:
+# glibc 2.34 and libOpenCL.so.1) and that a failing run reports its error (exit 1).
 # Prints how long each step took. docs/board.md explains the steps; CTest runs this script as the
 # test board_sim (label board) when configured with -DSDK_BOARD_TESTS=ON.
 # Usage: scripts/board-sim.sh [FOLDER]   (default build-board in the repository; run as root, or
@@ -87,6 +89,9 @@ fi
 finish cross-build
 rm -rf "$bundle"
 cmake --install "$build" --prefix "$bundle" > /dev/null
+# What the folder asks of a board: glibc 2.34 or newer and libOpenCL.so.1, nothing else
+# (SDK_PORTABLE_BUNDLE, on when cross-building, links the rest in).
+"$root/scripts/check-bundle-libraries.sh" "$bundle"
 
 # 5. Each sample from the installed folder, started from another working folder, on an image
 # swapped into the folder's assets/input.bmp (no -i: the default input), then on another.
@@ -114,6 +119,16 @@ samples=()
 for program in "$bundle"/*; do
   if [[ -f $program && -x $program ]]; then samples+=("$(basename "$program")"); fi
 done
+# A run that fails: its error travels as a C++ exception through GCC's unwinder, linked into the
+# program with a stand-in for glibc 2.35's _dl_find_object (common/portable/dl_find_object.cpp),
+# to the one line and exit 1.
+status=0
+message=$(cd "$work/run" && qemu-aarch64 -L "$sysroot" "$bundle/sobel" -i missing.png 2>&1) || status=$?
+if (( status != 1 )) || [[ $message != "sobel: cannot open 'missing.png'"* ]]; then
+  echo "board-sim: sobel -i missing.png under qemu: exit $status, expected 1 and the error line; it printed:" >&2
+  echo "$message" >&2
+  exit 1
+fi
 for size in 96x64 72x40; do
   python3 "$root/scripts/make_test_image.py" "${size%x*}" "${size#*x}" "$bundle/assets/input.bmp"
   for sample in "${samples[@]}"; do
