@@ -321,7 +321,9 @@ TEST_F(EmbeddedDevice, ThePngEncoderKeepsToTheLimits)
     const sdk::Image expected = sdk::read_image(root_ / "host.png");
     for (const char* allocation : {"8388608", "16384"}) {
         SCOPED_TRACE(allocation);
-        const Outcome device = run_png("device.png", "device", "1144", allocation);
+        // The histogram's 1144 bytes and 64 more: a driver may keep a few of its own in every
+        // kernel's local memory (NVIDIA's: 4 bytes), which CL_KERNEL_LOCAL_MEM_SIZE counts.
+        const Outcome device = run_png("device.png", "device", "1208", allocation);
         EXPECT_EQ(device.status, 0) << device.err;
         EXPECT_EQ(device.err, "");
         EXPECT_EQ(sdk::read_image(root_ / "device.png").pixels, expected.pixels);
