@@ -86,8 +86,10 @@ std::string describe(const std::string& doing, const cl::Error& error)
     std::string function = error.what() ? error.what() : "an OpenCL call";
     std::string text = "while " + doing + ": " + function + " failed with " +
                        cl_error_name(error.err()) + " (" + std::to_string(error.err()) + ")";
-    // A driver out of host memory is often the process's own limit, not the machine's.
-    if (error.err() == CL_OUT_OF_HOST_MEMORY || error.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE) {
+    // A driver out of host memory is often the process's own limit, not the machine's (Mesa's
+    // rusticl says CL_OUT_OF_RESOURCES for a buffer it cannot allocate).
+    if (error.err() == CL_OUT_OF_HOST_MEMORY || error.err() == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+        error.err() == CL_OUT_OF_RESOURCES) {
         if (const std::string limit = memory_limit_note(); !limit.empty()) text += "; " + limit;
     }
     // A GPU driver short of file descriptors (it opens its device files as it starts) fails

@@ -27,8 +27,13 @@ void print_comparison(std::ostream& out, const std::string& device, std::size_t 
     const RunMedian& first = rows.front();
     const RunMedian& copy = rows.back();
     const double copy_gbps = gigabytes_per_second(copy.bytes_moved, copy.median_ms);
+    const bool host_clock =
+        std::any_of(rows.begin(), rows.end(), [](const RunMedian& row) { return row.host_clock; });
     out << "Compared on " << device << ", " << width << "x" << height << ", " << rounds
-        << " runs each, taking turns:\n";
+        << " runs each, taking turns"
+        << (host_clock ? " (host clock, launch and wait: this device reports no profiling times)"
+                       : "")
+        << ":\n";
     char line[160];
     std::snprintf(line, sizeof line, "  %-14s %10s %10s %8s %15s\n", "kernel", "median ms",
                   "speed-up", "GB/s", "share of copy");
@@ -46,9 +51,6 @@ void print_comparison(std::ostream& out, const std::string& device, std::size_t 
                       row.median_ms, speed_up, gbps, share);
         out << line;
     }
-    if (std::any_of(rows.begin(), rows.end(), [](const RunMedian& row) { return row.host_clock; }))
-        out << "  (this device reports no profiling times: medians on the host's clock, each "
-               "launch and wait included)\n";
 }
 
 }  // namespace sdk

@@ -34,7 +34,7 @@ using namespace e2etest;
 const std::map<std::string, std::vector<std::string>> kNoTuning = {
     {"sobel", {"--variant", "16x4"}},
     {"fir_float", {"--variant", "buffer"}},
-    {"morphology_packed", {"--work-group", "32x8"}},
+    {"morphology_packed", {"--work-group", "8x4"}},
 };
 
 std::vector<std::string> arguments_for(const std::string& sample, std::vector<std::string> more)

@@ -313,7 +313,7 @@ TEST_F(EmbeddedDevice, ThePngEncoderKeepsToTheLimits)
         options.environment["SDK_TUNING_CACHE"] = (root_ / "tuning.txt").string();
         return run_program(sdk::executable_directory() / "sobel",
                            {"-i", (root_ / "input.bmp").string(), "-o", (root_ / name).string(),
-                            "--variant", "16x1", "--work-group", "16x4", "--png-deflate", where},
+                            "--variant", "16x1", "--work-group", "8x4", "--png-deflate", where},
                            root_, root_, options);
     };
     const Outcome host = run_png("host.png", "host", "32768", "134217728");
