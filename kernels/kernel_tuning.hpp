@@ -175,6 +175,10 @@ struct TuningRecipe {
 std::function<std::vector<std::vector<WorkGroupShape>>(const std::optional<WorkGroupShape>&)>
 one_stage(std::vector<WorkGroupShape> shapes);
 
+// A use_cache tuning finishes within this many runs (each measures at least a third of the
+// candidates), so that auto runs its default for two runs at most.
+constexpr std::size_t kTuningRuns = 3;
+
 // How long a use_cache tuning may measure in one run: a quarter of a second, and 30 ms more per
 // million pixels of the image (a larger image's run costs more, so its tuning may too), at most
 // 5 s. What a candidate costs is mostly its build and first launch, not its runs.
@@ -279,6 +283,12 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     };
     result.measured_size = tuning_size(width, height);
+    // A tuning finishes within kTuningRuns runs: each measures at least that share of the
+    // candidates, more where its budget allows (until then, auto runs the default).
+    const std::size_t at_least = (candidates.size() + kTuningRuns - 1) / kTuningRuns;
+    const auto budget_spent = [&](double next_ms) {
+        return result.measured_now >= at_least && elapsed_ms() + next_ms > budget_ms;
+    };
     try {
         Contestants<Choice> contestants = recipe.prepare(result.measured_size);
         // A candidate's first launch builds it and warms it up; one that cannot run here is
@@ -296,7 +306,8 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
         };
         while (measured < candidates.size()) {
             // One contest per stage: the best so far (which keeps a tie), then the stage's
-            // candidates not measured yet, as many as the budget allows, at least one.
+            // candidates not measured yet, as many as the budget allows, at least `at_least`
+            // in this run.
             entrants.clear();
             if (best) enter(*best);
             const auto stage = std::upper_bound(stage_ends.begin(), stage_ends.end(), measured);
@@ -309,7 +320,7 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
                 enter(candidate);
                 ++result.measured_now;
                 // Stop where one more candidate like this one would overrun the budget.
-                if (elapsed_ms() + (elapsed_ms() - before_ms) > budget_ms) break;
+                if (budget_spent(elapsed_ms() - before_ms)) break;
             }
             if (!entrants.empty()) {
                 run_contest(result, entrants.size(),
@@ -319,7 +330,7 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
                 result.candidates = entrants;
             }
             plan();  // the next stage may depend on the best
-            if (elapsed_ms() >= budget_ms) break;
+            if (budget_spent(0)) break;
         }
     } catch (const std::exception& error) {
         // (The contestants' buffers are released at the try block's end, before the full size's
