@@ -101,10 +101,18 @@ void fill_random(const OpenClContext& cl, const cl::Buffer& buffer, RandomValues
             }
         }
     };
-    // Mapped in place where the device shares the host's memory, through the pinned chunks
-    // otherwise (the samples' own way there, so the chunks cost nothing more).
-    const MemoryMode mode = choose_memory_mode(MemoryMode::automatic, cl.device).mode;
-    upload_produced(cl, mode, buffer, bytes, fill, "the tuning's photo-like pixels");
+    // Written a piece at a time (clEnqueueWriteBuffer), on every device: oclgrind takes bytes
+    // the host writes into a mapped buffer (a pinned chunk's too) for unwritten ones, and would
+    // report every candidate's reads of them; pieces keep the host from holding the whole image.
+    constexpr std::size_t kPieceBytes = std::size_t{4} << 20;  // a multiple of 8 floats
+    std::vector<unsigned char> piece(std::min(bytes, kPieceBytes));
+    for (std::size_t offset = 0; offset < bytes; offset += piece.size()) {
+        const std::size_t size = std::min(piece.size(), bytes - offset);
+        fill(piece.data(), offset, size);
+        while_doing("writing the tuning's photo-like pixels", [&] {
+            cl.queue.enqueueWriteBuffer(buffer, CL_TRUE, offset, size, piece.data());
+        });
+    }
 }
 
 TuningRecipe<WorkGroupShape> work_group_recipe(std::string key)
