@@ -104,7 +104,7 @@ void fill_random(const OpenClContext& cl, const cl::Buffer& buffer, RandomValues
     // Written a piece at a time (clEnqueueWriteBuffer), on every device: oclgrind takes bytes
     // the host writes into a mapped buffer (a pinned chunk's too) for unwritten ones, and would
     // report every candidate's reads of them; pieces keep the host from holding the whole image.
-    constexpr std::size_t kPieceBytes = std::size_t{4} << 20;  // a multiple of 8 floats
+    constexpr std::size_t kPieceBytes = std::size_t{1} << 20;  // a multiple of 8 floats
     std::vector<unsigned char> piece(std::min(bytes, kPieceBytes));
     for (std::size_t offset = 0; offset < bytes; offset += piece.size()) {
         const std::size_t size = std::min(piece.size(), bytes - offset);
