@@ -79,7 +79,10 @@ Contestants<FirChoice> fir_contestants(const OpenClContext& cl, Border border, i
                                              ? separable_window_coefficients(size)
                                              : full_window_coefficients(size);
     Contestants<FirChoice> contestants;
-    contestants.launch = [&cl, border, coefficients, image, filters](FirChoice& candidate) {
+    // The candidates' commands stay out of --trace's timeline: they run in no step of the run.
+    OpenClContext measuring = cl;
+    measuring.commands = nullptr;
+    contestants.launch = [cl = measuring, border, coefficients, image, filters](FirChoice& candidate) {
         auto& filter = (*filters)[candidate.variant];
         if (!filter) {
             auto made = std::make_unique<FirFilter>(cl, border, coefficients, MemoryMode::copy,

@@ -60,7 +60,10 @@ Contestants<SobelChoice> sobel_contestants(const OpenClContext& cl, Border borde
 {
     auto filters = std::make_shared<std::map<SobelVariant, std::unique_ptr<SobelFilter>>>();
     Contestants<SobelChoice> contestants;
-    contestants.launch = [&cl, border, size, filters](SobelChoice& candidate) {
+    // The candidates' commands stay out of --trace's timeline: they run in no step of the run.
+    OpenClContext measuring = cl;
+    measuring.commands = nullptr;
+    contestants.launch = [cl = measuring, border, size, filters](SobelChoice& candidate) {
         auto& filter = (*filters)[candidate.variant];
         if (!filter) {
             auto made = std::make_unique<SobelFilter>(cl, candidate.variant, border);
