@@ -80,48 +80,16 @@ PYTHON
   echo "$intel_ocl_version" > "$dir/.complete"
 }
 
+# The settings that make the ICD loader see this runtime alone (in the folder $1).
+intel_ocl_environment() {
+  echo "OCL_ICD_VENDORS=$1/vendors"
+  echo "LD_LIBRARY_PATH=$1/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+}
+
+source "$(dirname "${BASH_SOURCE[0]}")/opencl-runtime.sh"
 intel_ocl_main() {
-  local dir=${SDK_INTEL_OPENCL_DIR:-${HOME:-/tmp}/.cache/intel-opencl-cpu}
-  if [[ "${1:-}" == --dir ]]; then
-    [[ $# -ge 2 ]] || { echo "intel-opencl-cpu: --dir needs a folder" >&2; return 2; }
-    dir=$2
-    shift 2
-  fi
-  mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
-  intel_ocl_setup "$dir" || {
-    echo "intel-opencl-cpu: setting up the runtime in $dir failed" >&2
-    return 1
-  }
-  local vendors=$dir/vendors
-  local library_path=$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  case "${1:-}" in
-    "")
-      echo "export OCL_ICD_VENDORS='$vendors'"
-      echo "export LD_LIBRARY_PATH='$library_path'"
-      ;;
-    --export)
-      export OCL_ICD_VENDORS=$vendors LD_LIBRARY_PATH=$library_path
-      ;;
-    --run)
-      shift
-      [[ $# -ge 1 ]] || { echo "intel-opencl-cpu: --run needs a command" >&2; return 2; }
-      OCL_ICD_VENDORS=$vendors LD_LIBRARY_PATH=$library_path "$@"
-      ;;
-    --test)
-      [[ $# -ge 2 ]] || { echo "intel-opencl-cpu: --test needs a build folder" >&2; return 2; }
-      local build=$2
-      shift 2
-      # The oclgrind tests run the kernels on oclgrind's simulator, whatever the platform: left
-      # out unless CTEST_ARGS say otherwise.
-      if [[ $# -eq 0 ]]; then set -- -LE oclgrind; fi
-      OCL_ICD_VENDORS=$vendors LD_LIBRARY_PATH=$library_path \
-        ctest --test-dir "$build" --output-on-failure "$@"
-      ;;
-    *)
-      echo "intel-opencl-cpu: unknown option '$1' (expected --dir, --run or --test)" >&2
-      return 2
-      ;;
-  esac
+  opencl_runtime intel-opencl-cpu "${SDK_INTEL_OPENCL_DIR:-${HOME:-/tmp}/.cache/intel-opencl-cpu}" intel_ocl_setup \
+    intel_ocl_environment "$@"
 }
 
 if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then

@@ -57,50 +57,19 @@ rusticl_setup() {
   echo "$version" > "$dir/.complete"
 }
 
+# The settings that make the ICD loader see this runtime alone (in the folder $1).
+rusticl_environment() {
+  local libraries
+  libraries=$(dirname "$(cat "$1/vendors/rusticl.icd")")
+  echo "OCL_ICD_VENDORS=$1/vendors"
+  echo "LD_LIBRARY_PATH=$libraries${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "RUSTICL_ENABLE=llvmpipe"
+}
+
+source "$(dirname "${BASH_SOURCE[0]}")/opencl-runtime.sh"
 rusticl_main() {
-  local dir=${SDK_RUSTICL_DIR:-${HOME:-/tmp}/.cache/mesa-rusticl}
-  if [[ "${1:-}" == --dir ]]; then
-    [[ $# -ge 2 ]] || { echo "mesa-rusticl: --dir needs a folder" >&2; return 2; }
-    dir=$2
-    shift 2
-  fi
-  mkdir -p "$dir" && dir=$(cd "$dir" && pwd)
-  rusticl_setup "$dir" || {
-    echo "mesa-rusticl: setting up rusticl in $dir failed" >&2
-    return 1
-  }
-  local vendors=$dir/vendors libraries
-  libraries=$(dirname "$(cat "$vendors/rusticl.icd")")
-  local library_path=$libraries${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  case "${1:-}" in
-    "")
-      echo "export OCL_ICD_VENDORS='$vendors'"
-      echo "export LD_LIBRARY_PATH='$library_path'"
-      echo "export RUSTICL_ENABLE=llvmpipe"
-      ;;
-    --export)
-      export OCL_ICD_VENDORS=$vendors LD_LIBRARY_PATH=$library_path RUSTICL_ENABLE=llvmpipe
-      ;;
-    --run)
-      shift
-      [[ $# -ge 1 ]] || { echo "mesa-rusticl: --run needs a command" >&2; return 2; }
-      OCL_ICD_VENDORS=$vendors LD_LIBRARY_PATH=$library_path RUSTICL_ENABLE=llvmpipe "$@"
-      ;;
-    --test)
-      [[ $# -ge 2 ]] || { echo "mesa-rusticl: --test needs a build folder" >&2; return 2; }
-      local build=$2
-      shift 2
-      # The oclgrind tests run the kernels on oclgrind's simulator, whatever the platform: left
-      # out unless CTEST_ARGS say otherwise.
-      if [[ $# -eq 0 ]]; then set -- -LE oclgrind; fi
-      OCL_ICD_VENDORS=$vendors LD_LIBRARY_PATH=$library_path RUSTICL_ENABLE=llvmpipe \
-        ctest --test-dir "$build" --output-on-failure "$@"
-      ;;
-    *)
-      echo "mesa-rusticl: unknown option '$1' (expected --dir, --run or --test)" >&2
-      return 2
-      ;;
-  esac
+  opencl_runtime mesa-rusticl "${SDK_RUSTICL_DIR:-${HOME:-/tmp}/.cache/mesa-rusticl}" rusticl_setup \
+    rusticl_environment "$@"
 }
 
 if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
