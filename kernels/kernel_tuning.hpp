@@ -52,6 +52,21 @@ constexpr std::uint64_t kMaxGroupItems = 4096;
 std::string shape_text(const WorkGroupShape& shape);
 std::optional<WorkGroupShape> parse_cached_shape(const std::string& text);
 
+// The choice of a family with several kernels (SobelChoice, FirChoice): which kernel (`Variant`,
+// the family's enum of them) and its work-group shape, 32x8 unless told otherwise. A choice
+// made before anything is chosen holds `kDefaultVariant`. (morphology_packed has one kernel per
+// pass: its choice is a WorkGroupShape alone.)
+template <typename Variant, Variant kDefaultVariant>
+struct KernelChoice {
+    Variant variant = kDefaultVariant;
+    std::size_t group_x = 32;
+    std::size_t group_y = 8;
+    bool operator==(const KernelChoice& other) const
+    {
+        return variant == other.variant && group_x == other.group_x && group_y == other.group_y;
+    }
+};
+
 // The work-group shapes a tuner tries, `preferred` (the filter's default, which a tie keeps)
 // first. 32x1 and 128x1 are there for CPUs: PoCL runs a work-group's items in one loop, and
 // one-row groups ran Sobel's packed kernel faster than 32x8 there. 32x4 is there for GPUs: it

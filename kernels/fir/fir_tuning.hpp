@@ -19,18 +19,9 @@ namespace sdk {
 // pixel 25 times as often as a 3x3 one, which is what local memory and image caches are for.
 // --variant auto measures the candidates briefly on an image of the size class that will run,
 // and remembers the winner per device, driver, window size, border mode and size class
-// (kernels/kernel_tuning.hpp has the contest).
-struct FirChoice {
-    FirVariant variant = FirVariant::buffer;
-    // 0 x 0: the variant's default shape (FirFilter's, which for the local variant fits the
-    // device's local memory).
-    std::size_t group_x = 32;
-    std::size_t group_y = 8;
-    bool operator==(const FirChoice& other) const
-    {
-        return variant == other.variant && group_x == other.group_x && group_y == other.group_y;
-    }
-};
+// (kernels/kernel_tuning.hpp has the contest). A shape of 0 x 0 is the variant's default
+// (FirFilter's, which for the local variant fits the device's local memory).
+using FirChoice = KernelChoice<FirVariant, FirVariant::buffer>;
 std::string describe(const FirChoice& choice);  // "local, work-group 32x8"
 
 // Every variant with every candidate shape, buffer < local < image and the default 32x8 first

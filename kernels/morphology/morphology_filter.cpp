@@ -6,6 +6,7 @@
 #include "common/runtime/kernel_args.hpp"
 #include "common/imageio/npy.hpp"
 #include "common/runtime/program.hpp"
+#include "kernels/luminance_buffer.hpp"
 #include "kernels/morphology/structuring_element.hpp"
 
 #include <algorithm>
@@ -156,10 +157,8 @@ PipelineStep MorphologyFilter::upload(const Image& luminance)
 
 Image MorphologyFilter::download_luminance()
 {
-    Image luminance{width_, height_, 1, std::vector<std::uint8_t>(pixel_count())};
-    download_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_, height_, width_,
-                  "the luminance");
-    return luminance;
+    // Tight rows, as upload() and the packing kernel have them.
+    return sdk::download_luminance(cl_, memory_, luminance_, width_, height_, width_);
 }
 
 void MorphologyFilter::release_buffers()

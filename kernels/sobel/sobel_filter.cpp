@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kernels/sobel/sobel_filter.hpp"
 #include "kernels/image_views.hpp"
+#include "kernels/luminance_buffer.hpp"
 
 #include "common/runtime/errors.hpp"
 #include "common/runtime/kernel_args.hpp"
@@ -265,10 +266,7 @@ SobelGradients SobelFilter::download()
 
 Image SobelFilter::download_luminance()
 {
-    Image luminance{width_, height_, 1, std::vector<std::uint8_t>(pixel_count())};
-    download_rows(cl_, memory_, luminance_, luminance.pixels.data(), width_, height_, row_pitch_,
-                  "the luminance");
-    return luminance;
+    return sdk::download_luminance(cl_, memory_, luminance_, width_, height_, row_pitch_);
 }
 
 std::vector<std::uint8_t> SobelFilter::download_magnitude()

@@ -19,15 +19,7 @@ namespace sdk {
 // size (cache-resident or streaming from memory; enough work-items to fill a GPU or not).
 // --variant auto measures the candidates briefly on an image of the size class that will run,
 // and remembers the winner per device, driver, border mode and size class.
-struct SobelChoice {
-    SobelVariant variant = SobelVariant::vector_16x1;
-    std::size_t group_x = 32;
-    std::size_t group_y = 8;
-    bool operator==(const SobelChoice& other) const
-    {
-        return variant == other.variant && group_x == other.group_x && group_y == other.group_y;
-    }
-};
+using SobelChoice = KernelChoice<SobelVariant, SobelVariant::vector_16x1>;
 
 std::string describe(const SobelChoice& choice);  // "16x4-packed, work-group 32x8"
 

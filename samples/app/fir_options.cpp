@@ -12,7 +12,6 @@
 
 #include <iostream>
 #include <optional>
-#include <tuple>
 
 namespace sdk {
 
@@ -38,10 +37,7 @@ void add_fir_options(CLI::App& app, FirOptions& options)
                                 "device for this size and K, measured once and cached)"),
                  {"auto", "buffer", "local", "image"})
         ->capture_default_str();
-    add_tuning_options(app, options.tuning,
-                       "work-group shape WxH, e.g. 32x8, run as named or refused; with auto "
-                       "nothing is measured (default: the tuned shape, or 32x8, shrunk to "
-                       "what the kernel runs on this device)",
+    add_tuning_options(app, options.tuning, kVariantWorkGroupHelp,
                        "with auto: measure the candidates again for this image's size class "
                        "and K and replace the cached choice");
     add_compare_option(app, options.compare);
@@ -65,10 +61,8 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
                             std::size_t rows, std::ostream& log)
 {
     FirChoice choice;
-    const bool shape_named = !options.tuning.work_group.empty();
-    if (shape_named && options.tuning.retune)
-        throw UsageError("--retune measures the work-group shapes and --work-group names one: "
-                         "give one of them");
+    refuse_retune_with_work_group(options.tuning);
+    const std::optional<WorkGroupShape> named = named_work_group(options.tuning);
     if (options.variant == "auto") {
         // Separable weights: the separable paths compete (two passes, or one kernel with the
         // row sums in local memory), not the K*K kernels they skip.
@@ -76,7 +70,7 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
             separate(coefficients) ? FirWeights::separable : FirWeights::full_window;
         const FirTuningResult tuned = choose_fir_kernel(
             cl, border, options.size, width, rows,
-            shape_named ? Tuning::cache_only : tuning_mode(options.tuning), weights,
+            named ? Tuning::cache_only : tuning_mode(options.tuning), weights,
             announce_to(log));
         choice = tuned.choice;
         log_tuning(log, "Variant auto", tuned);
@@ -89,8 +83,9 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
             choice.variant = FirVariant::buffer;
         }
     }
-    if (!options.tuning.work_group.empty()) {
-        std::tie(choice.group_x, choice.group_y) = parse_work_group(options.tuning.work_group);
+    if (named) {
+        choice.group_x = named->x;
+        choice.group_y = named->y;
         // auto may pick the local variant, whose groups have a width of their own: it runs the
         // height asked for (as the verdict does); asked for by name, another width is refused.
         const WorkGroupShape runs =
@@ -111,11 +106,7 @@ void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border borde
                         unsigned iterations, const FirOptions& options)
 {
     // Each variant in its fastest shape, or all in the one --work-group gives.
-    std::optional<WorkGroupShape> shape;
-    if (!options.tuning.work_group.empty()) {
-        shape.emplace();
-        std::tie(shape->x, shape->y) = parse_work_group(options.tuning.work_group);
-    }
+    const std::optional<WorkGroupShape> shape = named_work_group(options.tuning);
     std::vector<VariantTime> times;
     bool host_clock = false;
     for (const FirVariantMedian& variant :

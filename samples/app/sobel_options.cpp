@@ -9,7 +9,6 @@
 #include "common/imageio/image_file.hpp"
 
 #include <optional>
-#include <tuple>
 #include <vector>
 
 namespace sdk {
@@ -24,10 +23,7 @@ void add_sobel_options(CLI::App& app, SobelOptions& options)
                                 "(the fastest on this device, measured once and cached)"),
                  {"auto", "16x1", "16x4", "16x4-packed", "local", "image"})
         ->capture_default_str();
-    add_tuning_options(app, options.tuning,
-                       "work-group shape WxH, e.g. 32x8, run as named or refused; with auto "
-                       "nothing is measured (default: the tuned shape, or 32x8, shrunk to "
-                       "what the kernel runs on this device)",
+    add_tuning_options(app, options.tuning, kVariantWorkGroupHelp,
                        "with auto: measure the candidates again for this image's size class "
                        "and replace the cached choice");
     app.add_flag("--save-gradients", options.save_gradients,
@@ -43,14 +39,12 @@ SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext
                                 std::ostream& log)
 {
     SobelChoice choice;
-    const bool shape_named = !options.tuning.work_group.empty();
-    if (shape_named && options.tuning.retune)
-        throw UsageError("--retune measures the work-group shapes and --work-group names one: "
-                         "give one of them");
+    refuse_retune_with_work_group(options.tuning);
+    const std::optional<WorkGroupShape> named = named_work_group(options.tuning);
     if (options.variant == "auto") {
         // A shape named: nothing measured, the variant from a finished tuning or the default.
         const TuningResult tuned = choose_sobel_kernel(
-            cl, border, width, rows, shape_named ? Tuning::cache_only : tuning_mode(options.tuning),
+            cl, border, width, rows, named ? Tuning::cache_only : tuning_mode(options.tuning),
             announce_to(log));
         choice = tuned.choice;
         log_tuning(log, "Variant auto", tuned);
@@ -60,8 +54,10 @@ SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext
         choice.variant = runnable_sobel_variant(cl, options.variant, width, rows, note);
         if (!note.empty()) log << "Note: " << note << "\n";
     }
-    if (!options.tuning.work_group.empty())
-        std::tie(choice.group_x, choice.group_y) = parse_work_group(options.tuning.work_group);
+    if (named) {
+        choice.group_x = named->x;
+        choice.group_y = named->y;
+    }
     return choice;
 }
 
@@ -86,11 +82,7 @@ void report_sobel_verdict(std::ostream& log, const OpenClContext& cl, Border bor
                           SobelFilter& sobel, unsigned iterations, const SobelOptions& options)
 {
     // Each variant in --work-group's shape, else in its default (32x8 within its limits).
-    std::optional<WorkGroupShape> shape;
-    if (!options.tuning.work_group.empty()) {
-        shape.emplace();
-        std::tie(shape->x, shape->y) = parse_work_group(options.tuning.work_group);
-    }
+    const std::optional<WorkGroupShape> shape = named_work_group(options.tuning);
     std::vector<VariantTime> times;
     bool host_clock = false;
     for (const VariantMedian& variant : time_sobel_variants(cl, border, sobel, iterations, shape)) {

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -19,10 +20,19 @@ struct TuningOptions {
 };
 void add_tuning_options(CLI::App& app, TuningOptions& options, const std::string& work_group_help,
                         const std::string& retune_help);
+// --work-group's help where --variant auto tunes the kernel too (sobel, fir_float).
+inline constexpr char kVariantWorkGroupHelp[] =
+    "work-group shape WxH, e.g. 32x8, run as named or refused; with auto nothing is measured "
+    "(default: the tuned shape, or 32x8, shrunk to what the kernel runs on this device)";
 
 // What the options ask of a tuning: --retune measures everything again, else the cache's
 // choice, or as much measuring as a run's budget allows (kernels/kernel_tuning.hpp).
 Tuning tuning_mode(const TuningOptions& options);
+
+// The shape --work-group names, or nothing where it names none.
+std::optional<WorkGroupShape> named_work_group(const TuningOptions& options);
+// Refuses (UsageError) --retune with --work-group: one asks to measure, the other names the answer.
+void refuse_retune_with_work_group(const TuningOptions& options);
 
 // Prints the tuning's announcement as the run's first line (flushed: it says why the wait).
 TuningAnnouncer announce_to(std::ostream& log);
@@ -39,7 +49,7 @@ void log_tuning(std::ostream& log, const std::string& label, const Tuned<Choice>
 
 // For a filter whose tuned choice is a work-group shape: the shape --work-group gives, or the
 // tuned one (`tune` measures or reads the cache; the log says which). --retune with
-// --work-group is a usage error: one asks to measure, the other names the answer.
+// --work-group is a usage error (refuse_retune_with_work_group).
 WorkGroupShape chosen_work_group(
     const TuningOptions& options, std::ostream& log,
     const std::function<Tuned<WorkGroupShape>(Tuning, const TuningAnnouncer&)>& tune);

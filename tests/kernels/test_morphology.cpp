@@ -174,6 +174,21 @@ INSTANTIATE_TEST_SUITE_P(
                operation_name(std::get<1>(test_info.param));
     });
 
+// The luminance comes back as it went in (tight rows on the device too), in every memory mode:
+// what --verify and --save-raw read.
+TEST(MorphologyFilter, DownloadsTheLuminanceItRead)
+{
+    const Image image = test::random_grey_image(37, 5, 11);
+    for (const MemoryMode memory : {MemoryMode::copy, MemoryMode::map, MemoryMode::pinned}) {
+        MorphologyFilter& filter = filter_for(MorphologyShape::square, memory);
+        filter.upload(image);
+        const Image luminance = filter.download_luminance();
+        EXPECT_EQ(luminance.width, image.width);
+        EXPECT_EQ(luminance.height, image.height);
+        EXPECT_EQ(luminance.pixels, image.pixels) << memory_mode_name(memory);
+    }
+}
+
 // Every work-group shape the tuner may choose for the passes gives the reference's result bit
 // for bit: the shapes change which work-items share a group, and the partial groups at the
 // right and bottom edges, never the output. The kernels use no local memory, no barrier and no

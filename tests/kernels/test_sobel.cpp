@@ -306,6 +306,22 @@ TEST(SobelVariants, OnlyTheImageVariantCanBeUnavailable)
 
 // The tuner uploads once and then tries each shape: a shape set after the upload must be the
 // one that runs, and give the same answer.
+// The luminance comes back as it went in, in tight rows, from a buffer whose rows are a pitch
+// apart (kernels/luminance_buffer.hpp), in every memory mode: what --verify and --save-raw read.
+TEST(SobelFilter, DownloadsTheLuminanceItRead)
+{
+    const Image image = test::random_grey_image(37, 5, 11);
+    for (const MemoryMode memory : {MemoryMode::copy, MemoryMode::map, MemoryMode::pinned}) {
+        SobelFilter& filter = filter_for(SobelVariant::vector_16x1, Border::replicate, memory);
+        filter.upload(image);
+        ASSERT_GT(filter.row_pitch(), image.width);  // the rows padded on the device
+        const Image luminance = filter.download_luminance();
+        EXPECT_EQ(luminance.width, image.width);
+        EXPECT_EQ(luminance.height, image.height);
+        EXPECT_EQ(luminance.pixels, image.pixels) << memory_mode_name(memory);
+    }
+}
+
 TEST(SobelFilter, WorkGroupSetAfterUploadAppliesToTheNextRun)
 {
     SobelFilter filter(test_context(), SobelVariant::packed_16x4, Border::replicate);
