@@ -387,23 +387,32 @@ TEST(FirVariants, TheVerdictTimesEveryVariantThatRunsHere)
     source.upload(test::random_grey_image(40, 20, 4));
     const bool images = fir_variant_unavailable(test_context(), FirVariant::image, 40, 20).empty();
     // In the one shape asked for (--work-group), and each in its fastest of the candidates.
-    // (16x4: the local variant's tiles fit in it where local memory is 32 KiB, as oclgrind's.)
-    const auto in_16x4 = time_fir_variants(test_context(), Border::replicate,
+    // (16x2: 32 work-items, as many as rusticl's kernels run, and the local variant's tiles fit
+    // in it where local memory is 32 KiB, as oclgrind's.)
+    const auto in_16x2 = time_fir_variants(test_context(), Border::replicate,
                                            random_coefficients(4, 5), source, 2,
-                                           WorkGroupShape{16, 4});
+                                           WorkGroupShape{16, 2});
     const auto in_best = time_fir_variants(test_context(), Border::replicate,
                                            random_coefficients(4, 5), source, 2, std::nullopt);
-    for (const auto* medians : {&in_16x4, &in_best}) {
+    for (const auto* medians : {&in_16x2, &in_best}) {
         ASSERT_EQ(medians->size(), images ? 3u : 2u);
         EXPECT_EQ(medians->front().variant, FirVariant::buffer);
         EXPECT_EQ(medians->at(1).variant, FirVariant::local);
         for (const auto& median : *medians) EXPECT_GT(median.median_ms, 0.0);
     }
-    for (const auto& median : in_16x4) {
+    for (const auto& median : in_16x2) {
         EXPECT_EQ(median.shape.x, 16u);
-        EXPECT_EQ(median.shape.y, 4u);
+        EXPECT_EQ(median.shape.y, 2u);
     }
-    const auto candidates = fir_candidates(images);
+    // Each in a candidate's shape, as made to fit the kernel (rusticl's run 32 work-items a
+    // group: 32x8 runs as 32x1 there).
+    std::vector<FirChoice> candidates;
+    for (const FirChoice& candidate : fir_candidates(images)) {
+        FirFilter& filter = filter_for(Border::replicate, MemoryMode::copy, 5, candidate.variant);
+        const WorkGroupShape runs = filter.fit_work_group(candidate.group_x, candidate.group_y);
+        candidates.push_back({candidate.variant, runs.x, runs.y});
+        filter.use_default_work_group();
+    }
     for (const auto& median : in_best)
         EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(), [&](const FirChoice& c) {
             return c.variant == median.variant && c.group_x == median.shape.x &&
@@ -584,7 +593,10 @@ TEST(FirWorkGroups, AShapeOverTheKernelsLimitIsAUsageErrorNamingIt)
             << error.what();
     }
     EXPECT_THROW(filter.set_work_group(32, 0), UsageError);
-    filter.set_work_group(32, 8);
+    // What fit_work_group makes of the default runs as named (rusticl's kernels run 32
+    // work-items a group: 32x8 is refused there).
+    const WorkGroupShape fitted = filter.fit_work_group(32, 8);
+    EXPECT_NO_THROW(filter.set_work_group(fitted.x, fitted.y));
     // The local variant's groups are 16 wide, and taller ones need more local memory: the
     // first 16-wide shape whose tiles outgrow it is refused, naming it (PoCL: 16x128, 1.2 MB
     // of 1 MiB; oclgrind: 16x2, 35 KB of 32 KiB), unless the kernel's work-item limit comes
