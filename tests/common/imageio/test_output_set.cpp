@@ -337,6 +337,11 @@ TEST_F(OutputSetTest, AStoppingSignalRemovesTheTemporariesAndKeepsThePreviousFil
 // process still dies of its crash (issue 47, item 1).
 TEST_F(OutputSetTest, ACrashRemovesTheTemporaries)
 {
+#ifdef __SANITIZE_ADDRESS__
+    // AddressSanitizer takes these signals for its own report and exit, before any handler of
+    // the program's (and UBSan stops at the null store first): this runs in the plain build.
+    GTEST_SKIP() << "the sanitizers handle SIGSEGV, SIGBUS and SIGFPE themselves";
+#endif
     for (const int signal_number : {SIGSEGV, SIGBUS, SIGFPE}) {
         const pid_t child = ::fork();
         ASSERT_GE(child, 0);
@@ -351,9 +356,8 @@ TEST_F(OutputSetTest, ACrashRemovesTheTemporaries)
         }
         int status = 0;
         ASSERT_EQ(::waitpid(child, &status, 0), child);
-        // AddressSanitizer reports a SIGSEGV itself and exits 1.
-        EXPECT_TRUE(WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0))
-            << "signal " << signal_number;
+        ASSERT_TRUE(WIFSIGNALED(status)) << "signal " << signal_number;
+        EXPECT_EQ(WTERMSIG(status), signal_number);
         EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"input.bmp"}))
             << "signal " << signal_number;
     }
