@@ -69,7 +69,7 @@ __kernel void sobel_16x1(__global const uchar* restrict luminance, const int wid
         //    constants (a byte shift on a CPU, byte permutes on a GPU), then all three go to
         //    16-bit lanes, which hold every intermediate (|gx|, |gy| <= 1020).
         //    Why swizzles, not shuffle2: docs/performance.md#sobel-choices. Each lane is named
-        //    on its own because oclgrind crashes on grouped swizzles (c.s0123).
+        //    on its own: oclgrind crashes on grouped swizzles (docs/portability.md#oclgrind).
         const short16 left = convert_short16((uchar16)(before, c.s0, c.s1, c.s2, c.s3, c.s4,
                                                        c.s5, c.s6, c.s7, c.s8, c.s9, c.sa,
                                                        c.sb, c.sc, c.sd, c.se));
