@@ -3,7 +3,7 @@
 # the source tree and rebuild, and the next run picks it up. Programs find them relative to their
 # own path and build them with -I that folder, so `#include "border.cl"` works.
 
-# sdk_add_kernels(kernels/sobel/sobel.cl ...): paths from the project root, each to be copied
+# sdk_add_kernels(kernels/sobel/sobel_16x1.cl ...): paths from the project root, each to be copied
 # into bin/ once however many samples or tests declare it.
 function(sdk_add_kernels)
   foreach(kernel ${ARGN})
@@ -14,7 +14,7 @@ function(sdk_add_kernels)
   endforeach()
 endfunction()
 
-# sdk_install_kernels(kernels/sobel/sobel.cl ...): kernels a sample needs, which `cmake --install`
+# sdk_install_kernels(kernels/sobel/sobel_16x1.cl ...): kernels a sample needs, which `cmake --install`
 # puts next to the installed samples (a test's or the bench's own kernels stay out).
 function(sdk_install_kernels)
   foreach(kernel ${ARGN})

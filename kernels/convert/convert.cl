@@ -37,7 +37,7 @@ inline uchar pixel_luminance(__global const uchar* pixel, int bytes_per_pixel)
 
 // The same for a whole group of 16 pixels: a copy from a grey file; from BGR, 4 pixels (12 bytes)
 // at a time. (Building 16-wide colour vectors with swizzles across three 16-byte loads crashes
-// oclgrind's simulator.)
+// oclgrind: docs/portability.md#oclgrind.)
 inline void group_luminance(__global const uchar* restrict pixels, int bytes_per_pixel,
                             __global uchar* restrict out)
 {
@@ -82,6 +82,16 @@ inline void file_row_to_luminance(__global const uchar* restrict rows, int strid
                                 : 0;
 }
 
+/**
+ * Pixels 16 * get_global_id(0) .. +15 of luminance row get_global_id(1), from a 24-bit file.
+ * @param rows the file's pixel rows as stored, 3 bytes a pixel (B, G, R)
+ * @param stride bytes from one stored row's start to the next (a BMP pads rows to 4 bytes)
+ * @param top_down nonzero where the first stored row is the image's top row (else its bottom)
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param luminance the output, 8 bits a pixel, rows `row_pitch` bytes apart, the padding 0
+ * @param row_pitch bytes from one luminance row's start to the next, at least the width
+ */
 __kernel void bgr_to_luminance(__global const uchar* restrict rows, const int stride,
                                const int top_down, const int width, const int height,
                                __global uchar* restrict luminance, const int row_pitch)
@@ -90,8 +100,17 @@ __kernel void bgr_to_luminance(__global const uchar* restrict rows, const int st
 }
 // [BGR to luminance]
 
-// An 8-bit file whose palette is the grey ramp already holds the luminance: only the row order
-// and the padding change.
+/**
+ * The same from an 8-bit file whose palette is the grey ramp: it holds the luminance already,
+ * so only the row order and the padding change.
+ * @param rows the file's pixel rows as stored, 1 byte a pixel
+ * @param stride bytes from one stored row's start to the next (a BMP pads rows to 4 bytes)
+ * @param top_down nonzero where the first stored row is the image's top row (else its bottom)
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param luminance the output, 8 bits a pixel, rows `row_pitch` bytes apart, the padding 0
+ * @param row_pitch bytes from one luminance row's start to the next, at least the width
+ */
 __kernel void grey_to_luminance(__global const uchar* restrict rows, const int stride,
                                 const int top_down, const int width, const int height,
                                 __global uchar* restrict luminance, const int row_pitch)
@@ -100,9 +119,18 @@ __kernel void grey_to_luminance(__global const uchar* restrict rows, const int s
 }
 
 // [Grey to BMP rows]
-// The reverse, for an output: an 8-bit image to the rows of an 8-bit BMP, bottom row first,
-// each padded with zeros to `stride` bytes (a multiple of 4, not of 16), so the host writes the
-// file's header and then this buffer as it is.
+/**
+ * The reverse, for an output: an 8-bit image to the rows of an 8-bit BMP, bottom row first,
+ * each padded with zeros to `stride` bytes (a multiple of 4, not of 16), so the host writes the
+ * file's header and then this buffer as it is. Work-item (i, y) writes bytes 16 i .. 16 i + 15
+ * of the BMP row for image row y.
+ * @param image the 8-bit image, rows `row_pitch` bytes apart
+ * @param row_pitch bytes from one image row's start to the next
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param rows the BMP's pixel rows, bottom row first, `stride` bytes each
+ * @param stride bytes of a BMP row, the width rounded up to a multiple of 4
+ */
 __kernel void grey_to_bmp_rows(__global const uchar* restrict image, const int row_pitch,
                                const int width, const int height, __global uchar* restrict rows,
                                const int stride)
@@ -122,8 +150,16 @@ __kernel void grey_to_bmp_rows(__global const uchar* restrict image, const int r
 // [Grey to BMP rows]
 
 // [Float conversions]
-// For float filters (fir_float): an 8-bit image to floats, 0..255 exactly, rows `float_pitch`
-// floats apart, the padding past the width written as 0. One work-item per float.
+/**
+ * For float filters (fir_float): an 8-bit image to floats, 0..255 exactly, the padding past the
+ * width written as 0. One work-item per float, (get_global_id(0), get_global_id(1)).
+ * @param image the 8-bit image, rows `row_pitch` bytes apart
+ * @param row_pitch bytes from one image row's start to the next
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param values the float image, rows `float_pitch` floats apart
+ * @param float_pitch floats from one float row's start to the next, at least the width
+ */
 __kernel void luminance_to_float(__global const uchar* restrict image, const int row_pitch,
                                  const int width, const int height,
                                  __global float* restrict values, const int float_pitch)
@@ -134,10 +170,18 @@ __kernel void luminance_to_float(__global const uchar* restrict image, const int
     values[y * float_pitch + x] = x < width ? (float)image[y * row_pitch + x] : 0.0f;
 }
 
-// And back, as output.bmp shows a float result (to_8bit, kernels/fir/fir_reference.hpp): round
-// halves up, clamp to 0..255, NaN to 0. floor(v) + (v - floor(v) >= 0.5) is floor(v + 0.5) in
-// exact arithmetic, which the host computes in double; float's own v + 0.5f can round up
-// (0.49999997f + 0.5f is 1.0f). v - floor(v) is exact in float.
+/**
+ * And back, as output.bmp shows a float result (to_8bit, kernels/fir/fir_reference.hpp): round
+ * halves up, clamp to 0..255, NaN to 0. floor(v) + (v - floor(v) >= 0.5) is floor(v + 0.5) in
+ * exact arithmetic, which the host computes in double; float's own v + 0.5f can round up
+ * (0.49999997f + 0.5f is 1.0f). v - floor(v) is exact in float. One work-item per byte.
+ * @param values the float image, rows `float_pitch` floats apart
+ * @param float_pitch floats from one float row's start to the next
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param image the 8-bit image, rows `row_pitch` bytes apart, the padding 0
+ * @param row_pitch bytes from one image row's start to the next, at least the width
+ */
 __kernel void float_to_8bit(__global const float* restrict values, const int float_pitch,
                             const int width, const int height,
                             __global uchar* restrict image, const int row_pitch)

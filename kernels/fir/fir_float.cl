@@ -4,21 +4,20 @@
 // tutorial's kernel, this one centres the output on the window (the tutorial's lands one pixel
 // up and to the left), handles every image size and border, and takes the weights as arguments,
 // so one build serves every filter. The contract is in kernels/fir/fir_reference.hpp.
+// The 3x3 kernel needs only the border's option (-DBORDER_REPLICATE, ...); the KxK kernel below
+// also the window's radius, -DRADIUS=r, which the host always passes.
 #include "border.cl"
-#include "fir_window.cl"
 
 // [Row term]
 // One input row's contribution to the four outputs x0 .. x0+3. Rows start on 64-byte boundaries
 // (common/runtime/transfers.hpp) and x0 is a multiple of 4, so columns x0 .. x0+3 are one aligned
 // float4: a single 16-byte load. The neighbours x0-1 and x0+4 are two scalar loads, and the
-// shifted vectors are built from registers. The first version loaded columns x0-1 .. x0+2 and
-// x0+1 .. x0+4 with two vload4s instead; they cannot be aligned, a GPU compiler may split each
-// into four scalar loads, and the kernel then falls well short of copy bandwidth
-// (docs/performance.md#fir-choices).
+// shifted vectors are built from registers. Why not two overlapping vload4s:
+// docs/performance.md#fir-choices.
 inline float4 row_term(const __global float* row, float4 weights)
 {
     const float4 centre = *(const __global float4*)row;
-    // Lanes named one by one: oclgrind crashes on grouped swizzles such as centre.s012.
+    // Lanes named one by one: oclgrind crashes on grouped swizzles (docs/portability.md#oclgrind).
     const float4 left = (float4)(row[-1], centre.s0, centre.s1, centre.s2);
     const float4 right = (float4)(centre.s1, centre.s2, centre.s3, row[4]);
     return left * weights.s0 + centre * weights.s1 + right * weights.s2;
@@ -50,13 +49,23 @@ inline float fir_pixel_with_border(__global const float* luminance, int width, i
 }
 // [Edge pixel]
 
-// The weights arrive as three float4 arguments, one per window row: .s0 for the pixel on the
-// left, .s1 the centre, .s2 the right (.s3 is unused; a float3 would take 16 bytes anyway).
-// Arguments are the same for every work-item, so drivers keep them where uniform values live
-// (uniform registers, constant banks) rather than in global memory; unlike the tutorial's
-// compiled-in constants, a new filter needs new arguments, not a rebuild.
-// Both images have rows `row_pitch` floats apart, a multiple of 16 (64 bytes).
 // [Kernel]
+/**
+ * The 3x3 FIR of outputs x0 .. x0+3 of row y, x0 = 4 * get_global_id(0), y = get_global_id(1).
+ * The weights arrive as arguments, which are the same for every work-item, so drivers keep them
+ * where uniform values live (uniform registers, constant banks) rather than in global memory;
+ * unlike the tutorial's compiled-in constants, a new filter needs new arguments, not a rebuild.
+ * @param luminance the input image, one float a pixel, rows `row_pitch` floats apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch floats from one row's start to the next, a multiple of 16 (64 bytes), the
+ *        same in both images
+ * @param weights_above the window's top row: .s0 the pixel on the left, .s1 the centre, .s2 the
+ *        right (.s3 unused; a float3 would take 16 bytes anyway)
+ * @param weights_here the window's centre row, likewise
+ * @param weights_below the window's bottom row, likewise
+ * @param output the filtered image, one float a pixel, rows `row_pitch` floats apart
+ */
 __kernel void fir_float(__global const float* restrict luminance, const int width,
                         const int height, const int row_pitch, const float4 weights_above,
                         const float4 weights_here, const float4 weights_below,
@@ -88,6 +97,11 @@ __kernel void fir_float(__global const float* restrict luminance, const int widt
 }
 // [Kernel]
 
+// Without -DRADIUS the program holds the 3x3 kernel alone, which so builds on its own
+// (tests/kernels/test_fir.cpp): fir_window.cl and the KxK kernel need the radius.
+#ifdef RADIUS
+#include "fir_window.cl"
+
 // [Kernel KxK]
 // Any odd window K = 2 * RADIUS + 1 (RADIUS comes from the build options, -DRADIUS=r, so that
 // the compiler can unroll both loops). The K*K weights are too many for arguments: they arrive
@@ -105,6 +119,16 @@ inline float fir_pixel_kxk_with_border(__global const float* luminance, int widt
     return sum;
 }
 
+/**
+ * The KxK FIR of outputs x0 .. x0+3 of row y, x0 = 4 * get_global_id(0), y = get_global_id(1).
+ * @param luminance the input image, one float a pixel, rows `row_pitch` floats apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch floats from one row's start to the next, a multiple of 16 (64 bytes), the
+ *        same in both images
+ * @param weights the K*K weights, row-major, the window's top row first
+ * @param output the filtered image, one float a pixel, rows `row_pitch` floats apart
+ */
 __kernel void fir_float_kxk(__global const float* restrict luminance, const int width,
                             const int height, const int row_pitch, __constant float* weights,
                             __global float* restrict output)
@@ -133,3 +157,4 @@ __kernel void fir_float_kxk(__global const float* restrict luminance, const int 
     // [KxK sums]
 }
 // [Kernel KxK]
+#endif  // RADIUS

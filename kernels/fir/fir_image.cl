@@ -14,8 +14,18 @@ inline float image_pixel(read_only image2d_t luminance, int x, int y)
 // [Image pixel]
 
 // [Kernel image]
-// Four outputs per work-item, as the buffer kernels: each window row's K + 3 pixels are read
-// once into registers, then shifted into the four outputs' float4.
+/**
+ * The KxK FIR of outputs x0 .. x0+3 of row y, x0 = 4 * get_global_id(0), y = get_global_id(1),
+ * as the buffer kernels: each window row's K + 3 pixels are read once into registers, then
+ * shifted into the four outputs' float4.
+ * @param luminance the input image, one float channel (CL_R, CL_FLOAT), read through the sampler
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch floats from one row's start to the next in the float images, a multiple of
+ *        16 (64 bytes)
+ * @param weights the K*K weights, row-major, the window's top row first
+ * @param output the filtered image, one float a pixel, rows `row_pitch` floats apart
+ */
 __kernel void fir_image(read_only image2d_t luminance, const int width, const int height,
                         const int row_pitch, __constant float* weights,
                         __global float* restrict output)
@@ -37,9 +47,16 @@ __kernel void fir_image(read_only image2d_t luminance, const int width, const in
 // [Kernel image]
 
 // [Buffer to image]
-// Where the device cannot view the luminance buffer as an image (PoCL, OpenCL 1.2 devices), a
-// run first copies it into one. clEnqueueCopyBufferToImage cannot: it expects rows packed
-// without the buffer's padding to row_pitch.
+/**
+ * Where the device cannot view the luminance buffer as an image (PoCL, OpenCL 1.2 devices), a
+ * run first copies it into one, one work-item per pixel. clEnqueueCopyBufferToImage cannot: it
+ * expects rows packed without the buffer's padding to row_pitch.
+ * @param luminance the luminance buffer, one float a pixel, rows `row_pitch` floats apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch floats from one row's start to the next in `luminance`
+ * @param image the copy, width x height pixels of one float channel
+ */
 __kernel void luminance_to_float_image(__global const float* restrict luminance,
                                        const int width, const int height, const int row_pitch,
                                        write_only image2d_t image)

@@ -11,12 +11,10 @@
 // [Kernel local]
 // The K*K weights by value, not through a pointer: kernel arguments live in a bank of constant
 // memory that a GPU's multiply-add can read as an operand, at a place fixed when the loops below
-// are unrolled, where a pointer's weights are loaded one by one (measured faster than a
-// __constant pointer, rolled or unrolled: docs/history.md). 15x15 takes 900 bytes of the 1024
-// every device allows for arguments.
+// are unrolled, where a pointer's weights are loaded one by one (measured: docs/history.md).
+// 15x15 takes 900 bytes of the 1024 every device allows for arguments.
 // Built with -DWEIGHTS_IN_CONSTANT_BUFFER they come through a __constant pointer instead: Mesa's
-// rusticl crashes compiling a by-value argument read inside a loop
-// (docs/portability.md#mesas-rusticl).
+// rusticl crashes on a by-value argument read in a loop (docs/portability.md#mesas-rusticl).
 #ifdef WEIGHTS_IN_CONSTANT_BUFFER
 typedef __constant const float* Weights;
 #define WEIGHT(i) weights[i]
@@ -27,6 +25,20 @@ typedef struct {
 #define WEIGHT(i) weights.w[i]
 #endif
 
+/**
+ * The KxK FIR of a COLUMNS_PER_ITEM x ROWS_PER_ITEM block of outputs in each of STEPS tiles down
+ * the group's strip (fir_tile.cl), from the tiles in local memory.
+ * @param luminance the input image, one float a pixel, rows `row_pitch` floats apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch floats from one row's start to the next, a multiple of 16 (64 bytes), the
+ *        same in both images
+ * @param weights the K*K weights, row-major, the window's top row first: a struct by value,
+ *        or with -DWEIGHTS_IN_CONSTANT_BUFFER a __constant buffer
+ * @param output the filtered image, one float a pixel, rows `row_pitch` floats apart
+ * @param tiles local memory for two tiles, 2 * TILE_SIZE float4s (the host sizes it for the
+ *        group's shape: kernels/fir/fir_filter.cpp, local_tile_bytes)
+ */
 __kernel __attribute__((reqd_work_group_size(GROUP_WIDTH, GROUP_HEIGHT, 1)))
 void fir_local(__global const float* restrict luminance, const int width, const int height,
                const int row_pitch, const Weights weights, __global float* restrict output,

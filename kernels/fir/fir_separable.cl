@@ -18,6 +18,16 @@ inline float row_sum_with_border(__global const float* luminance, int width, int
     return window_row_with_border(luminance, width, height, row_pitch, x, y, row_weights);
 }
 
+/**
+ * The row pass: row sums x0 .. x0+3 of row y, x0 = 4 * get_global_id(0), y = get_global_id(1).
+ * @param luminance the input image, one float a pixel, rows `row_pitch` floats apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch floats from one row's start to the next, a multiple of 16 (64 bytes), the
+ *        same in both images
+ * @param row_weights the row factor's K weights, the leftmost first
+ * @param row_sums the row sums, one float a pixel, rows `row_pitch` floats apart
+ */
 __kernel void fir_rows(__global const float* restrict luminance, const int width,
                        const int height, const int row_pitch, __constant float* row_weights,
                        __global float* restrict row_sums)
@@ -51,6 +61,16 @@ inline float column_sum_with_border(__global const float* row_sums, int width, i
     return sum;
 }
 
+/**
+ * The column pass: outputs x0 .. x0+3 of row y, x0 = 4 * get_global_id(0), y = get_global_id(1).
+ * @param row_sums fir_rows's output, one float a pixel, rows `row_pitch` floats apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch floats from one row's start to the next, a multiple of 16 (64 bytes), the
+ *        same in both images
+ * @param column_weights the column factor's K weights, the top one first
+ * @param output the filtered image, one float a pixel, rows `row_pitch` floats apart
+ */
 __kernel void fir_columns(__global const float* restrict row_sums, const int width,
                           const int height, const int row_pitch,
                           __constant float* column_weights, __global float* restrict output)

@@ -6,10 +6,9 @@
 // down a strip of tiles with the window's halo in local memory (fir_tile.cl, as the local K*K
 // kernel does), makes the row sums of every tile row into local memory beside them, and sums
 // each output's column of row sums from there: only the luminance read and the output written
-// cross global memory. Whether that pays depends on the device's local memory and barriers: on
-// a GPU it can halve the time of the two passes; on a CPU (PoCL), where local memory is ordinary
-// memory and a barrier ends a loop over the group's work-items, it is slower (docs/history.md).
-// With --variant auto the tuner measures which (kernels/fir/fir_tuning.hpp).
+// cross global memory. Whether that pays depends on the device's local memory and barriers
+// (docs/performance.md#fir-choices); with --variant auto the tuner measures which
+// (kernels/fir/fir_tuning.hpp).
 #include "fir_tile.cl"
 
 // The factors by value, as the local K*K kernel takes its weights (fir_local.cl says why), or
@@ -32,6 +31,20 @@ typedef struct {
 // is made for each output column), stored in local memory after the two tiles.
 #define SUM_FLOAT4S (COLUMNS_PER_ITEM * GROUP_WIDTH / 4)
 
+/**
+ * The separable FIR of a COLUMNS_PER_ITEM x ROWS_PER_ITEM block of outputs in each of STEPS
+ * tiles down the group's strip (fir_tile.cl), the row sums made in local memory.
+ * @param luminance the input image, one float a pixel, rows `row_pitch` floats apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch floats from one row's start to the next, a multiple of 16 (64 bytes), the
+ *        same in both images
+ * @param factors the row factor's K weights, then the column factor's: a struct by value, or
+ *        with -DWEIGHTS_IN_CONSTANT_BUFFER a __constant buffer of 2K floats
+ * @param output the filtered image, one float a pixel, rows `row_pitch` floats apart
+ * @param tiles local memory for two tiles and the row sums after them, 2 * TILE_SIZE +
+ *        TILE_ROWS * SUM_FLOAT4S float4s (kernels/fir/fir_filter.cpp, separable_local_bytes)
+ */
 __kernel __attribute__((reqd_work_group_size(GROUP_WIDTH, GROUP_HEIGHT, 1)))
 void fir_separable_local(__global const float* restrict luminance, const int width,
                          const int height, const int row_pitch, const Factors factors,

@@ -40,8 +40,8 @@ inline uint to_memory_order(uint pixel_word)
 // [Binarise and pack]
 // 8 pixels to one packed byte without a loop: a vector compare marks the foreground lanes,
 // select gives each of them its own bit (0 elsewhere), and three halving sums gather the 8 bits.
-// The bits are distinct, so adding them is ORing them; the sums are there because oclgrind
-// 21.10's --uninitialized check crashes on vector AND and OR.
+// The bits are distinct, so adding them is ORing them; sums because oclgrind crashes on vector
+// AND and OR (docs/portability.md#oclgrind).
 inline uint pack8(uchar8 luminance, uchar threshold, int invert)
 {
     const uchar8 level = (uchar8)(threshold);
@@ -52,12 +52,21 @@ inline uint pack8(uchar8 luminance, uchar threshold, int invert)
     return two.x + two.y;
 }
 
-// One work-item per 32-bit word of the packed image: 32 luminance bytes in, 4 bytes out. A word
-// that runs past the end of its row reads only the pixels that exist and leaves the rest 0.
-// Where the row starts on an 8-byte boundary (every row when the width is a multiple of 8), the
-// bytes are loaded as whole uint2s: vload8 may not assume alignment, and a GPU's compiler may
-// then load byte by byte, measured slower for pack and unpack alike
-// (docs/performance.md#morphology-choices).
+/**
+ * One work-item per 32-bit word of the packed image, word get_global_id(0) of row
+ * get_global_id(1): 32 luminance bytes in, 4 bytes out. A word that runs past the end of its row
+ * reads only the pixels that exist and leaves the rest 0. Where the row starts on an 8-byte
+ * boundary (every row when the width is a multiple of 8), the bytes are loaded as whole uint2s:
+ * vload8 may not assume alignment, and a GPU's compiler may then load byte by byte
+ * (docs/performance.md#morphology-choices).
+ * @param luminance the input image, 8 bits a pixel, rows `width` bytes apart (no padding)
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param words_per_row 32-bit words from one packed row's start to the next, ceil(width / 32)
+ * @param threshold the luminance at and above which a pixel is foreground, 0 .. 255
+ * @param invert nonzero: pixels below the threshold are foreground instead
+ * @param packed the binary image, one bit a pixel, rows `words_per_row` words apart
+ */
 __kernel void binarise_and_pack(__global const uchar* restrict luminance, const int width,
                                 const int height, const int words_per_row, const uint threshold,
                                 const int invert, __global uint* restrict packed)
@@ -108,8 +117,8 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
 #define RADIUS 2
 // Spelled out, not 2 - abs(dy): a GPU's OpenCL compiler left abs(dy) to run time even in fully
 // unrolled loops, so spread[][] below was indexed at run time and lived in stack memory instead
-// of registers, which measured slower (docs/performance.md#morphology-choices).
-// A conditional that negates dy becomes an abs intrinsic that oclgrind cannot run.
+// of registers (docs/performance.md#morphology-choices). Not a conditional that negates dy
+// either: that becomes an abs intrinsic, which oclgrind cannot run (docs/portability.md#oclgrind).
 #define REACH(dy) ((dy) == 0 ? 2 : (dy) == 1 || (dy) == -1 ? 1 : 0)
 #else
 #error "build with -DSHAPE=SHAPE_SQUARE or -DSHAPE=SHAPE_DIAMOND"
@@ -118,8 +127,8 @@ __kernel void binarise_and_pack(__global const uchar* restrict luminance, const 
 #endif
 
 // pixels_at_distance groups its shifts as the centre word's pixels and the neighbours' edge
-// pixels. Grouped by side, clang sees funnel shifts, which oclgrind cannot run
-// ("llvm.fshl.i32"); on a GPU that grouping was no faster.
+// pixels: grouped by side, clang sees funnel shifts, which oclgrind cannot run
+// (docs/portability.md#oclgrind).
 // [Horizontal reach]
 // Every pixel of a row within `reach` of each pixel of the centre word, ORed together. Shifting
 // the word right by s moves every pixel s places to the right, so each position now holds its
@@ -227,8 +236,7 @@ inline bool neighbourhood_in_region(int word, int first_row, int last_row, Regio
            (word - 1) * 32 >= region.left && (word + 2) * 32 <= region.right;
 }
 
-// One branch per work-item, not one per load: with the test inside the row loop (as a first
-// version had it) the dilation was much slower on PoCL (docs/performance.md#morphology-choices).
+// One branch per work-item, not one per load. Why: docs/performance.md#morphology-choices.
 inline uint dilate_word(__global const uint* packed, int words_per_row, int word, int y,
                         Region region, uint complement)
 {
@@ -263,9 +271,9 @@ inline void morphology_word(__global const uint* restrict source,
 
 // Each work-item takes one word in each of ROWS_PER_ITEM consecutive rows. Output rows y and y+1
 // share all but one of their input rows, so a column of outputs loads each input row once,
-// spreads it sideways once per reach, and ORs the spreads together per output row. One word per
-// work-item loaded every input row once per output row it feeds (three times for the square),
-// and measured far slower; past a few rows per work-item the kernel slows again
+// spreads it sideways once per reach, and ORs the spreads together per output row, where one
+// word per work-item loads every input row once per output row it feeds (three times for the
+// square). Past a few rows per work-item the kernel slows again
 // (docs/performance.md#morphology-choices). ROWS_PER_ITEM comes from the host as
 // a build option (kernels/morphology/morphology_filter.cpp: 4 for the square, 3 for the diamond),
 // which sizes the launch by it.
@@ -288,8 +296,8 @@ inline void dilate_interior_column(__global const uint* restrict source,
         const uint right = to_pixel_order(row[1]) ^ complement;
         // Each reach extends the one before it by one pixel. (Calling horizontal_dilation for
         // each reach nests a loop whose count depends on this one; a GPU's compiler left that
-        // inner loop rolled, and its branches held back the next rows' loads: the diamond
-        // measured clearly slower (docs/performance.md#morphology-choices).)
+        // inner loop rolled, and its branches held back the next rows' loads:
+        // docs/performance.md#morphology-choices.)
         spread[r][0] = centre;
 #pragma unroll
         for (int reach = 1; reach <= RADIUS; ++reach)
@@ -329,6 +337,18 @@ inline void morphology_column(__global const uint* restrict source,
 
 // The entry points, one copy for every element: morphology_column is the square's and the
 // diamond's above, or the runs' of any rectangle, cross or ellipse (morphology_runs.cl).
+/**
+ * Dilation of the words get_global_id(0) in rows ROWS_PER_ITEM * get_global_id(1) onwards.
+ * @param source the binary image, one bit a pixel (the packed layout above)
+ * @param destination its dilation, the same layout; words outside the region are copied
+ * @param words_per_row 32-bit words from one packed row's start to the next, ceil(width / 32),
+ *        the same in both images
+ * @param height the image's height in rows
+ * @param left the region of interest's first column, in pixels (0 for the whole image)
+ * @param top its first row (0 for the whole image)
+ * @param right the column just past it, in pixels, at most the width
+ * @param bottom the row just past it, at most the height
+ */
 __kernel void dilate(__global const uint* restrict source, __global uint* restrict destination,
                      const int words_per_row, const int height, const int left, const int top,
                      const int right, const int bottom)
@@ -337,6 +357,18 @@ __kernel void dilate(__global const uint* restrict source, __global uint* restri
     morphology_column(source, destination, words_per_row, height, region, 0u);
 }
 
+/**
+ * Erosion, as dilate: the complement's dilation, complemented.
+ * @param source the binary image, one bit a pixel (the packed layout above)
+ * @param destination its erosion, the same layout; words outside the region are copied
+ * @param words_per_row 32-bit words from one packed row's start to the next, ceil(width / 32),
+ *        the same in both images
+ * @param height the image's height in rows
+ * @param left the region of interest's first column, in pixels (0 for the whole image)
+ * @param top its first row (0 for the whole image)
+ * @param right the column just past it, in pixels, at most the width
+ * @param bottom the row just past it, at most the height
+ */
 __kernel void erode(__global const uint* restrict source, __global uint* restrict destination,
                     const int words_per_row, const int height, const int left, const int top,
                     const int right, const int bottom)
@@ -354,9 +386,16 @@ inline uchar8 unpack8(uint byte)
     return as_uchar8(top_bits >= (uchar8)(0x80));
 }
 
-// One work-item per word: 4 bytes in, up to 32 luminance-sized bytes out, 255 for foreground
-// and 0 for background, for display and for the BMP file. Aligned rows store whole uint2s, as
-// binarise_and_pack loads them.
+/**
+ * One work-item per word, word get_global_id(0) of row get_global_id(1): 4 bytes in, up to 32
+ * luminance-sized bytes out, 255 for foreground and 0 for background, for display and for the
+ * BMP file. Aligned rows store whole uint2s, as binarise_and_pack loads them.
+ * @param packed the binary image, one bit a pixel, rows `words_per_row` words apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param words_per_row 32-bit words from one packed row's start to the next, ceil(width / 32)
+ * @param image the output, 8 bits a pixel, rows `width` bytes apart (no padding)
+ */
 __kernel void unpack(__global const uint* restrict packed, const int width, const int height,
                      const int words_per_row, __global uchar* restrict image)
 {

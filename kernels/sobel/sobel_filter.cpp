@@ -18,9 +18,9 @@ const std::vector<SobelVariantTraits>& sobel_variants()
     static const std::vector<SobelVariantTraits> table{
         // variant                   name           program file           kernel name       outputs  reads from
         {SobelVariant::no_vectors,  "no_vectors",  "sobel_no_vectors.cl", "sobel_no_vectors",  1, 1, "buffer"},
-        {SobelVariant::vector_16x1, "16x1",        "sobel.cl",            "sobel_16x1",       16, 1, "buffer"},
-        {SobelVariant::vector_16x4, "16x4",        "sobel.cl",            "sobel_16x4",       16, 4, "buffer"},
-        {SobelVariant::packed_16x4, "16x4-packed", "sobel.cl",            "sobel_16x4_packed", 16, 4, "buffer"},
+        {SobelVariant::vector_16x1, "16x1",        "sobel_16x1.cl",       "sobel_16x1",       16, 1, "buffer"},
+        {SobelVariant::vector_16x4, "16x4",        "sobel_16x4.cl",       "sobel_16x4",       16, 4, "buffer"},
+        {SobelVariant::packed_16x4, "16x4-packed", "sobel_16x4_packed.cl", "sobel_16x4_packed", 16, 4, "buffer"},
         {SobelVariant::local_tile,  "local",       "sobel_local.cl",      "sobel_local",      16, 1, "local memory"},
         {SobelVariant::image,       "image",       "sobel_image.cl",      "sobel_image",       1, 1, "image"},
     };
@@ -245,7 +245,7 @@ cl::Event SobelFilter::run_magnitude()
             set_args(magnitude_kernel_, gradient_x_, gradient_y_, static_cast<cl_int>(width_),
                      static_cast<cl_int>(height_), static_cast<cl_int>(row_pitch_), magnitude_);
         }
-        // 16 pixels per work-item (sobel.cl).
+        // 16 pixels per work-item (sobel_magnitude.cl).
         const LaunchSize launch =
             launch_size_2d(magnitude_kernel_, cl_.device, divide_round_up(width_, 16), height_);
         cl_.queue.enqueueNDRangeKernel(magnitude_kernel_, cl::NullRange, launch.global,

@@ -20,9 +20,9 @@ namespace sdk {
 // read from: a buffer (all of the above), a tile in local memory, or an image through a sampler.
 enum class SobelVariant {
     no_vectors,  // kernels/sobel/sobel_no_vectors.cl: one pixel per work-item
-    vector_16x1, // kernels/sobel/sobel.cl sobel_16x1: 16 outputs along a row per work-item
-    vector_16x4, // kernels/sobel/sobel.cl sobel_16x4: 16x4 outputs, input rows reused
-    packed_16x4, // kernels/sobel/sobel.cl sobel_16x4_packed: 16x4, two 16-bit lanes per 32-bit word
+    vector_16x1, // kernels/sobel/sobel_16x1.cl: 16 outputs along a row per work-item
+    vector_16x4, // kernels/sobel/sobel_16x4.cl: 16x4 outputs, input rows reused
+    packed_16x4, // kernels/sobel/sobel_16x4_packed.cl: 16x4, two 16-bit lanes per 32-bit word
     local_tile,  // kernels/sobel/sobel_local.cl: the group's tile and halo in local memory, 16x1
     image,       // kernels/sobel/sobel_image.cl: image2d_t + sampler, one pixel per work-item
 };

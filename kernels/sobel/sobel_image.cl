@@ -4,7 +4,6 @@
 // their caches), and the sampler's addressing mode answers reads outside the image, so the
 // kernel itself needs no edge path where the border is one the sampler can express.
 #include "image_sampler.cl"
-#include "sobel.cl"
 
 // [Image pixel]
 inline int image_pixel(read_only image2d_t luminance, int x, int y)
@@ -14,8 +13,17 @@ inline int image_pixel(read_only image2d_t luminance, int x, int y)
 // [Image pixel]
 
 // [Kernel image]
-// One output per work-item: the image's cache, not the work-item, is what reuses each pixel
-// across the nine windows that read it.
+/**
+ * dX and dY of pixel (get_global_id(0), get_global_id(1)). One output per work-item: the
+ * image's cache, not the work-item, is what reuses each pixel across the nine windows that
+ * read it.
+ * @param luminance the input image, one 8-bit unsigned channel (CL_R, CL_UNSIGNED_INT8)
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch bytes from one row's start to the next in the two outputs, a multiple of 64
+ * @param gradient_x the output dX, one signed byte a pixel: (horizontal Sobel) >> 3
+ * @param gradient_y the output dY, one signed byte a pixel: (vertical Sobel) >> 3
+ */
 __kernel void sobel_image(read_only image2d_t luminance, const int width, const int height,
                           const int row_pitch, __global char* restrict gradient_x,
                           __global char* restrict gradient_y)
@@ -48,9 +56,16 @@ __kernel void sobel_image(read_only image2d_t luminance, const int width, const 
 // [Kernel image]
 
 // [Buffer to image]
-// Where the device cannot view the luminance buffer as an image (PoCL, OpenCL 1.2 devices), a
-// run first copies it into one. clEnqueueCopyBufferToImage cannot: it expects rows packed
-// without the buffer's padding to row_pitch.
+/**
+ * Where the device cannot view the luminance buffer as an image (PoCL, OpenCL 1.2 devices), a
+ * run first copies it into one, one work-item per pixel. clEnqueueCopyBufferToImage cannot: it
+ * expects rows packed without the buffer's padding to row_pitch.
+ * @param luminance the luminance buffer, 8 bits a pixel, rows `row_pitch` bytes apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch bytes from one row's start to the next in `luminance`
+ * @param image the copy, width x height pixels of one 8-bit unsigned channel
+ */
 __kernel void luminance_to_image(__global const uchar* restrict luminance, const int width,
                                  const int height, const int row_pitch,
                                  write_only image2d_t image)
@@ -61,3 +76,6 @@ __kernel void luminance_to_image(__global const uchar* restrict luminance, const
     write_imageui(image, (int2)(x, y), (uint4)(luminance[y * row_pitch + x], 0, 0, 0));
 }
 // [Buffer to image]
+
+// The host runs sobel_magnitude from the same program (sobel_16x1.cl says why).
+#include "sobel_magnitude.cl"

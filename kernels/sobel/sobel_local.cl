@@ -4,7 +4,7 @@
 // group instead of once per window that covers it; then each work-item computes 16 outputs of a
 // row (as sobel_16x1 does) from the tile. Whether that pays depends on the device: a GPU whose
 // caches already serve the reuse gains little, a device without such caches gains most.
-#include "sobel.cl"
+#include "sobel_rows.cl"
 
 // [Local tile]
 // A group of GX x GY work-items computes 16*GX x GY outputs, whose windows cover a tile of
@@ -61,7 +61,20 @@ inline void tile_row_terms(__local const uchar* tile_row, short16* difference, s
 // [Local row terms]
 
 // [Kernel local]
-// vec_type_hint: written in 16-lane vectors (see sobel_16x1 in sobel.cl).
+/**
+ * dX and dY of pixels x0 .. x0+15 of row y, x0 = 16 * get_global_id(0), y = get_global_id(1),
+ * from the work-group's tile of the luminance in local memory.
+ * @param luminance the input image, 8 bits a pixel, rows `row_pitch` bytes apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch bytes from one row's start to the next, a multiple of 64, the same in all
+ *        three images
+ * @param gradient_x the output dX, one signed byte a pixel: (horizontal Sobel) >> 3
+ * @param gradient_y the output dY, one signed byte a pixel: (vertical Sobel) >> 3
+ * @param tile local memory for the group's tile, (16 * GX + 2) * (GY + 2) bytes for a group of
+ *        GX x GY work-items (the host sizes it for the shape it launches)
+ */
+// vec_type_hint: written in 16-lane vectors (sobel_16x1.cl says why).
 __attribute__((vec_type_hint(short16)))
 __kernel void sobel_local(__global const uchar* restrict luminance, const int width,
                           const int height, const int row_pitch,
@@ -83,8 +96,8 @@ __kernel void sobel_local(__global const uchar* restrict luminance, const int wi
 #endif
     if (x0 + 16 > width || edge_row) {
         // The right tail of a row (and with none the first and last rows): pixel by pixel.
-        sobel_block_with_border(luminance, width, height, row_pitch, x0, y, 1, gradient_x,
-                                gradient_y);
+        sobel_row_with_border(luminance, width, height, row_pitch, x0, y, gradient_x,
+                              gradient_y);
         return;
     }
     const int stride = 16 * get_local_size(0) + 2;
@@ -99,3 +112,6 @@ __kernel void sobel_local(__global const uchar* restrict luminance, const int wi
                     smoothing_below, x0, width, gradient_x + out, gradient_y + out);
 }
 // [Kernel local]
+
+// The host runs sobel_magnitude from the same program (sobel_16x1.cl says why).
+#include "sobel_magnitude.cl"

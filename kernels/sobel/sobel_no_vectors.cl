@@ -4,6 +4,15 @@
 #include "sobel_pixel.cl"
 
 // [Naive kernel]
+/**
+ * dX and dY of pixel (get_global_id(0), get_global_id(1)).
+ * @param luminance the input image, 8 bits a pixel, rows `row_pitch` bytes apart
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch bytes from one row's start to the next, the same in all three images
+ * @param gradient_x the output dX, one signed byte a pixel: (horizontal Sobel) >> 3
+ * @param gradient_y the output dY, one signed byte a pixel: (vertical Sobel) >> 3
+ */
 __kernel void sobel_no_vectors(__global const uchar* restrict luminance, const int width,
                                const int height, const int row_pitch,
                                __global char* restrict gradient_x,

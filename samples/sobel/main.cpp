@@ -2,7 +2,7 @@
 // Sobel edge detection, vectorised: each work-item computes 16 outputs along a row (16x1, the
 // Arm Mali SDK tutorial's design) or a 16x4 block that loads each input row once and reuses it
 // for three output rows (the Qualcomm Adreno post's data-reuse step). Every step from the file's
-// rows to output.bmp's rows runs on the device. The kernels are in sobel.cl; the naive
+// rows to output.bmp's rows runs on the device. The kernels are in kernels/sobel/; the naive
 // one-pixel-per-work-item version is ../sobel_no_vectors.
 #include "samples/app/cli.hpp"
 #include "samples/app/device_run.hpp"

@@ -10,6 +10,8 @@
 #include "kernels/fir/fir_separable.hpp"
 #include "kernels/fir/fir_tuning.hpp"
 #include "common/runtime/errors.hpp"
+#include "common/runtime/kernel_args.hpp"
+#include "common/runtime/program.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/npy.hpp"
 #include "test_support.hpp"
@@ -746,6 +748,51 @@ TEST(FirKernel, CorrelationCentredOnThePixel)
         expect_near_each(
             to_double(run_on_device(filter_for(border), weights, impulse, poisons[0])), expected,
             kFirTolerance, "device, " + border_name(border));
+    }
+}
+
+// The tutorial's 3x3 kernel builds from fir_float.cl with no -DRADIUS (only the border's option,
+// which every filter needs), as a reader trying the file they read would build it: the KxK kernel
+// and fir_window.cl, which need the radius, are left out, and fir_float gives the reference's
+// result, its arguments bound by hand as the page lists them.
+TEST(FirKernel, TheThreeByThreeKernelBuildsWithoutTheRadius)
+{
+    const OpenClContext& cl = test_context();
+    const Image image = test::random_grey_image(13, 6, 97);
+    const FirCoefficients coefficients = random_coefficients(8);
+    const std::vector<float> weights = coefficients.float_weights();
+    const int pitch = 16;  // floats: rows start 64 bytes apart, as the filter lays them out
+    std::vector<float> luminance(pitch * image.height, 0.0f);
+    for (std::size_t y = 0; y < image.height; ++y)
+        for (std::size_t x = 0; x < image.width; ++x)
+            luminance[y * pitch + x] = image.pixels[y * image.width + x];
+    const std::size_t bytes = luminance.size() * sizeof(float);
+    for (const Border border : {Border::replicate, Border::reflect101, Border::constant,
+                                Border::none}) {
+        SCOPED_TRACE(border_name(border));
+        const cl::Program program = build_program(cl, "fir_float.cl", border_build_option(border));
+        EXPECT_EQ(program.getInfo<CL_PROGRAM_KERNEL_NAMES>(), "fir_float");
+        cl::Kernel kernel = create_kernel(program, "fir_float");
+        cl::Buffer input(cl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                         luminance.data());
+        std::vector<float> poisoned(luminance.size(), poisons[0]);
+        cl::Buffer output(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,
+                          poisoned.data());
+        set_args(kernel, input, static_cast<cl_int>(image.width), static_cast<cl_int>(image.height),
+                 cl_int{pitch}, cl_float4{{weights[0], weights[1], weights[2], 0.0f}},
+                 cl_float4{{weights[3], weights[4], weights[5], 0.0f}},
+                 cl_float4{{weights[6], weights[7], weights[8], 0.0f}}, output);
+        // One work-item per 4 outputs of a row.
+        cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange,
+                                      cl::NDRange((image.width + 3) / 4, image.height));
+        std::vector<float> result(luminance.size());
+        cl.queue.enqueueReadBuffer(output, CL_TRUE, 0, bytes, result.data());
+        std::vector<float> pixels;
+        for (std::size_t y = 0; y < image.height; ++y)
+            pixels.insert(pixels.end(), result.begin() + y * pitch,
+                          result.begin() + y * pitch + image.width);
+        EXPECT_LE(max_abs_difference(pixels, fir_reference(image, coefficients, border)),
+                  kFirTolerance);
     }
 }
 

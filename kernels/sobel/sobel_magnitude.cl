@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// The gradient's magnitude, floor(sqrt(dX^2 + dY^2)), the image the sobel sample writes. Each
+// vectorised Sobel kernel's file includes this one, so that the host builds one program per
+// variant and takes sobel_magnitude from it (kernels/sobel/sobel_filter.cpp).
+#ifndef SDK_SOBEL_MAGNITUDE_CL
+#define SDK_SOBEL_MAGNITUDE_CL
+
+// [Magnitude kernel]
+// A float sqrt() may be a few ulp off, so its root is stepped to the exact integer floor:
+// dX^2 + dY^2 is at most 32768, so one step either way is enough. Vector comparisons give -1
+// for true, scalar ones 1.
+inline int16 floor_sqrt16(int16 squared)
+{
+    int16 root = convert_int16(sqrt(convert_float16(squared)));
+    root += root * root > squared;
+    root -= (root + 1) * (root + 1) <= squared;
+    return root;
+}
+
+inline int floor_sqrt(int squared)
+{
+    int root = (int)sqrt((float)squared);
+    root -= root * root > squared;
+    root += (root + 1) * (root + 1) <= squared;
+    return root;
+}
+
+/**
+ * The magnitude of pixels x0 .. x0+15 of row y, x0 = 16 * get_global_id(0), y = get_global_id(1):
+ * one 16-byte load of each gradient and one store where all 16 exist, else pixel by pixel.
+ * @param gradient_x dX, one signed byte a pixel, rows `row_pitch` bytes apart
+ * @param gradient_y dY, the same
+ * @param width the image's width in pixels
+ * @param height the image's height in rows
+ * @param row_pitch bytes from one row's start to the next, the same in all three images
+ * @param magnitude the output, one byte a pixel, 0 .. 181
+ */
+__kernel void sobel_magnitude(__global const char* restrict gradient_x,
+                              __global const char* restrict gradient_y, const int width,
+                              const int height, const int row_pitch,
+                              __global uchar* restrict magnitude)
+{
+    const int x0 = get_global_id(0) * 16;
+    const int y = get_global_id(1);
+    if (x0 >= width || y >= height) return;
+    const int i = y * row_pitch + x0;
+    if (x0 + 16 <= width) {
+        const int16 dx = convert_int16(vload16(0, gradient_x + i));
+        const int16 dy = convert_int16(vload16(0, gradient_y + i));
+        vstore16(convert_uchar16(floor_sqrt16(dx * dx + dy * dy)), 0, magnitude + i);
+        return;
+    }
+    for (int x = 0; x < width - x0; ++x) {
+        const int dx = gradient_x[i + x];
+        const int dy = gradient_y[i + x];
+        magnitude[i + x] = (uchar)floor_sqrt(dx * dx + dy * dy);
+    }
+}
+// [Magnitude kernel]
+
+#endif  // SDK_SOBEL_MAGNITUDE_CL
