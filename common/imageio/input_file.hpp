@@ -22,8 +22,9 @@ public:
     std::uint64_t size() const { return size_; }
 
     // Reads exactly `bytes` from `offset` into `destination` with a few large reads (straight
-    // into the caller's memory: a mapped device buffer, say), split over up to 8 threads when
-    // large. Throws FileError when the file is shorter than that, e.g. truncated while read.
+    // into the caller's memory: a mapped device buffer, say), split over this image's share of
+    // the cores (threads_per_image) when large. Throws FileError when the file is shorter than
+    // that, e.g. truncated while read.
     void read_at(std::uint64_t offset, void* destination, std::size_t bytes) const;
     // Up to `bytes` from the start (fewer if the file is shorter); returns how many were read.
     std::size_t read_prefix(void* destination, std::size_t bytes) const;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <thread>
 
 #include <errno.h>
@@ -26,7 +27,22 @@ struct Slot {
     bool folder = false;  // a folder the run made (removed only while empty), not a file
     char path[PATH_MAX] = {};
 };
-std::array<Slot, 64> slots;
+
+// The slots, as one table that removal reads through a single atomic pointer. A run's outputs fit
+// the first 64; a batch holds a temporary or two per photo in flight (samples/app/batch.hpp),
+// and as many photos as the machine allows may be in flight, so a full table is replaced by one
+// twice its size (remember below). A replaced table is never freed: a handler on another thread
+// may still be reading it (each table points to the one it replaced, so none is a leak). Its
+// size and its slots travel together behind the one pointer, so a reader never pairs a new size
+// with an old table.
+struct Table {
+    std::size_t size;
+    Slot* slots;
+    const Table* replaced;
+};
+std::array<Slot, 64> first_slots;
+Table first_table{first_slots.size(), first_slots.data(), nullptr};
+std::atomic<const Table*> table{&first_table};
 std::mutex slots_mutex;  // between threads of the program; removal only reads
 
 // Every signal sent to a process whose default action ends it, short of SIGKILL (which cannot be
@@ -52,16 +68,19 @@ bool reports_a_crash(int signal_number)
 // whatever the slots' order.
 bool remove_remembered() noexcept
 {
+    const Table& slots = *table.load(std::memory_order_acquire);
     bool any = false;
     std::size_t folders = 0;
-    for (Slot& slot : slots) {
+    for (std::size_t i = 0; i < slots.size; ++i) {
+        const Slot& slot = slots.slots[i];
         if (!slot.used.load(std::memory_order_acquire)) continue;
         any = true;
         if (slot.folder) ++folders;
         else ::unlink(slot.path);
     }
     for (std::size_t pass = 0; pass < folders; ++pass) {
-        for (Slot& slot : slots) {
+        for (std::size_t i = 0; i < slots.size; ++i) {
+            const Slot& slot = slots.slots[i];
             if (slot.used.load(std::memory_order_acquire) && slot.folder) ::rmdir(slot.path);
         }
     }
@@ -244,22 +263,43 @@ void remember(const std::filesystem::path& path, bool folder)
     const std::string text = path.string();
     if (text.size() >= PATH_MAX) return;  // no such path could have been created
     std::lock_guard<std::mutex> lock(slots_mutex);
-    for (Slot& slot : slots) {
-        if (slot.used.load()) continue;
-        std::memcpy(slot.path, text.c_str(), text.size() + 1);
-        slot.folder = folder;
-        slot.used.store(true, std::memory_order_release);
-        return;
+    const Table* slots = table.load();
+    Slot* free_slot = nullptr;
+    for (std::size_t i = 0; i < slots->size && !free_slot; ++i)
+        if (!slots->slots[i].used.load()) free_slot = &slots->slots[i];
+    if (!free_slot) {
+        // Full: a table twice the size, with every remembered path copied before it is
+        // published, so that a removal reading either table finds them all. Without the memory
+        // for it, this path is still removed on every normal path, only not on a signal.
+        auto* bigger_slots = new (std::nothrow) Slot[2 * slots->size];
+        auto* bigger = bigger_slots ? new (std::nothrow) Table{2 * slots->size, bigger_slots, slots}
+                                    : nullptr;
+        if (!bigger) {
+            delete[] bigger_slots;
+            return;
+        }
+        for (std::size_t i = 0; i < slots->size; ++i) {
+            const Slot& slot = slots->slots[i];
+            Slot& copy = bigger->slots[i];
+            std::memcpy(copy.path, slot.path, sizeof copy.path);
+            copy.folder = slot.folder;
+            copy.used.store(slot.used.load(), std::memory_order_relaxed);
+        }
+        free_slot = &bigger->slots[slots->size];
+        table.store(bigger, std::memory_order_release);
     }
-    // More than 64 at once: this one is still removed on every normal path, only not on a
-    // signal. No run here comes near it.
+    std::memcpy(free_slot->path, text.c_str(), text.size() + 1);
+    free_slot->folder = folder;
+    free_slot->used.store(true, std::memory_order_release);
 }
 
 void forget(const std::filesystem::path& path)
 {
     const std::string text = path.string();
     std::lock_guard<std::mutex> lock(slots_mutex);
-    for (Slot& slot : slots) {
+    const Table* slots = table.load();
+    for (std::size_t i = 0; i < slots->size; ++i) {
+        Slot& slot = slots->slots[i];
         if (slot.used.load() && text == slot.path) {
             slot.used.store(false, std::memory_order_release);
             return;

@@ -42,13 +42,16 @@ std::vector<BatchPhoto> plan_batch(const std::vector<std::filesystem::path>& pho
 // options that describe one run rather than a photo's (--save-raw, --trace, --floor, -n,
 // --save-gradients, --retune: their reasons in batch.cpp). Then makes the folder if missing and
 // runs `body` once per photo, with the photo's input and output and quiet, up to --jobs photos at
-// once (one per core by default; the first alone, as it starts the device, builds the programs
-// and measures the tuning, and until one is written every photo alone, so that the device starts
-// once whichever photos fail). A photo that fails is named on one line on stderr and the others go
-// on; a usage or kernel build error stops the batch (no new photo starts). Prints a line per
-// photo written and the batch's summary: photos/s and the time in each stage (the device's split
-// into its commands' own time and the rest). Returns the exit
-// status: 0 every photo written, 1 some failed, 2 a usage error.
+// once (the first alone, as it starts the device, builds the programs and measures the tuning,
+// and until one is written every photo alone, so that the device starts once whichever photos
+// fail). Without --jobs, one per core and at least one per device; with or without, no more than
+// the machine's memory, its devices' and its open files hold of the batch's largest photo
+// (photos_in_flight.hpp), with a note where that cuts them. A photo that fails is named on one
+// line on stderr and the others go on; a usage or kernel build error stops the batch (no new
+// photo starts). Prints a line per photo written and the batch's summary: photos/s over the
+// whole process (from its start to the last result in place) and the time in each stage (the
+// device's split into its commands' own time and the rest). Returns the exit status: 0 every
+// photo written, 1 some failed, 2 a usage error.
 int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& body);
 
 }  // namespace sdk

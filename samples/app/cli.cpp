@@ -4,6 +4,7 @@
 #include "samples/app/batch.hpp"
 
 #include "common/imageio/bmp.hpp"
+#include "common/imageio/cores.hpp"
 #include "common/runtime/device.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/imageio/file_io.hpp"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <iostream>
 
 namespace sdk {
@@ -124,11 +126,28 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
                                 "chosen (every GPU of its platform); 'one' (the default) uses it "
                                 "alone"),
                  {"one", "all"});
+    // No ceiling here: what the machine holds is known only with the photos and the devices
+    // (photos_in_flight.hpp), and a --jobs above it is cut to it with a note, so that the same
+    // command runs on a machine with less memory free today.
     app.add_option("-j,--jobs", options.jobs,
-                   "a batch: photos in flight at once, 1 to 32, each decoded, filtered and encoded "
-                   "on a thread of its own (default: one per core, at most 32)")
+                   "a batch: photos in flight at once, each decoded, filtered and encoded on a "
+                   "thread of its own (default: one per core, here " + std::to_string(core_count()) +
+                       "; with --devices all, at least one per device); more than the memory, the "
+                       "devices' memory or the open files allow is cut to that, with a note")
         ->type_name("N")
-        ->check(CLI::Range(1u, kMostPhotosInFlight).description(""));
+        ->check(CLI::Validator(
+            [](const std::string& text) -> std::string {
+                if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+                    return "'" + text + "' is not a count of photos; give 1 or more";
+                if (text.find_first_not_of('0') == std::string::npos)
+                    return "0 photos in flight would write nothing; give 1 or more";
+                const std::string digits = text.substr(text.find_first_not_of('0'));
+                if (digits.size() > 10 || std::stoull(digits) > UINT_MAX)
+                    return text + " photos in flight is past counting; a count above what the "
+                                  "machine holds is cut to that anyway";
+                return "";
+            },
+            ""));
     app.add_option("--save-raw", options.save_raw,
                    "also write raw results as NumPy .npy files into this folder")
         ->type_name("FOLDER")

@@ -28,7 +28,8 @@ struct CommonOptions {
     std::filesystem::path input;                       // the image this run (or photo) reads
     std::filesystem::path output = "output.bmp";       // a batch: the folder of its results
     std::string output_format;                         // a batch: png (default) or bmp
-    unsigned jobs = 0;                                 // a batch: photos in flight; 0: one per core
+    unsigned jobs = 0;                                 // a batch: photos in flight; 0: the default
+                                                       // (photos_in_flight.hpp)
     std::string devices;                               // a batch: "all" spreads it over the devices
     std::optional<std::filesystem::path> save_raw;     // folder for .npy files
     Border border = Border::replicate;
@@ -41,11 +42,6 @@ struct CommonOptions {
     bool floor = false;                                // --floor: measure and print the run's floor
     CodecSettings codecs;                              // --png-deflate, --jpeg-idct (codec_choice.hpp)
 };
-
-// A batch's photos in flight at once (--jobs) are at most this many: each holds its decoded
-// image, its buffers and its encoded output (peak memory grows with them), and its output set's
-// temporaries, which the clean-up on a signal finds in a fixed table of 64 (temporary_files.hpp).
-constexpr unsigned kMostPhotosInFlight = 32;
 
 // The bundled photograph, found next to the executable.
 std::filesystem::path default_input_image();

@@ -478,6 +478,20 @@ TEST_F(Batches, ControlCharactersInNamesArePrintedEscaped)
     EXPECT_TRUE(fs::exists(root_ / "results" / "two\nlines.png"));
 }
 
+// --jobs 64, above the old ceiling of 32: taken (the machine holds 64 of these small photos in
+// flight), and the batch has the first photo alone, then the other 6 at once.
+TEST_F(Batches, SixtyFourJobsAreTaken)
+{
+    add_awkward_photos(photos_);
+    const Outcome outcome = run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string(),
+                                          "-j", "64"});
+    ASSERT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
+    EXPECT_EQ(outcome.err, "");
+    EXPECT_NE(outcome.out.find("Batch: 7 of 7 photos written"), std::string::npos) << outcome.out;
+    EXPECT_NE(outcome.out.find(", 6 in flight at once"), std::string::npos) << outcome.out;
+    EXPECT_EQ(files_under(root_ / "results").size(), 7u);
+}
+
 // --devices all spreads the photos over every device like the chosen one (here the one device
 // there is, or every GPU of its platform): the results are the bytes of the one-device batch.
 TEST_F(Batches, DevicesAllWritesTheSameResults)

@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
+#include <thread>
 
 #include <filesystem>
 #include <sstream>
@@ -90,6 +92,22 @@ TEST_F(HelpTest, EveryOptionSaysWhatItTakesInWords)
         // sobel_no_vectors refuses --band-rows (it runs the whole image): not listed there.
         EXPECT_EQ(outcome.out.find("--band-rows") == std::string::npos, sample == "sobel_no_vectors")
             << outcome.out;
+    }
+}
+
+// --jobs's default is computed on the machine, and the help says what it is here; there is no
+// fixed ceiling to name (it was "1 to 32 ... at most 32").
+TEST_F(HelpTest, JobsNamesTheDefaultComputedHere)
+{
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    for (const std::string& sample : sample_names()) {
+        SCOPED_TRACE(sample);
+        const Outcome outcome = run(sample, {"--help"});
+        ASSERT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << "\n" << outcome.err;
+        const std::string jobs = line_of(outcome.out, "-j,--jobs");
+        EXPECT_NE(jobs.find("default: one per core, here " + std::to_string(cores) + ";"),
+                  std::string::npos) << jobs;
+        EXPECT_EQ(jobs.find("32"), cores == 32 ? jobs.find("here 32") : std::string::npos) << jobs;
     }
 }
 

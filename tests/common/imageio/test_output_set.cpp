@@ -13,6 +13,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -330,6 +331,33 @@ TEST_F(OutputSetTest, AStoppingSignalRemovesTheTemporariesAndKeepsThePreviousFil
         EXPECT_EQ(text_of(folder_ / "a.bmp"), "old a");
         EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"a.bmp", "input.bmp"}));
     }
+}
+
+// More temporaries at once than the clean-up's first table holds (64): a batch has one or two
+// for each photo in flight, and as many photos as the machine allows. A stopping signal still
+// removes every one of them.
+TEST_F(OutputSetTest, AStoppingSignalRemovesHundredsOfTemporaries)
+{
+    std::vector<fs::path> outputs;
+    for (int i = 0; i < 200; ++i) outputs.push_back(folder_ / ("photo-" + std::to_string(i) + ".png"));
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        // Four sets of 50, as photos in flight hold them, side by side.
+        std::vector<std::unique_ptr<OutputSet>> sets;
+        for (std::size_t first = 0; first < outputs.size(); first += 50)
+            sets.push_back(std::make_unique<OutputSet>(
+                std::vector<fs::path>{input_},
+                std::vector<fs::path>(outputs.begin() + first, outputs.begin() + first + 50)));
+        if (names_in(folder_).size() != 201) ::_exit(3);  // every temporary made
+        ::kill(::getpid(), SIGTERM);
+        ::pause();
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status);
+    EXPECT_EQ(WTERMSIG(status), SIGTERM);
+    EXPECT_EQ(names_in(folder_), (std::vector<std::string>{"input.bmp"}));
 }
 
 // A run that crashes half-way (a segmentation fault inside the OpenCL driver, on a thread of its

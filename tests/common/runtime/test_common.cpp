@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The small pieces of common/: borders, work sizes, statistics, the step table.
+// The small pieces of common/: borders, work sizes, statistics, the step table, the process's start.
 #include "kernels/border.hpp"
 #include "kernels/names.hpp"
 #include "common/runtime/errors.hpp"
+#include "common/runtime/process_start.hpp"
 #include "common/runtime/profiling.hpp"
 #include "common/runtime/program.hpp"
 #include "common/runtime/work_size.hpp"
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <chrono>
 #include <map>
 #include <sstream>
 #include <string>
@@ -17,6 +19,18 @@
 
 namespace sdk {
 namespace {
+
+// Set while this binary's statics are, before main(): the process had started by then.
+const std::chrono::steady_clock::time_point kStaticsSetUp = std::chrono::steady_clock::now();
+
+// process_start() is the kernel's record of the start: before anything in the process ran, this
+// file's statics included, and not long before them (not the machine's boot, say).
+TEST(ProcessStart, IsBeforeAnythingInTheProcessRan)
+{
+    EXPECT_LE(process_start(), kStaticsSetUp);
+    EXPECT_GT(process_start(), kStaticsSetUp - std::chrono::seconds(10));
+    EXPECT_EQ(process_start(), process_start());  // asked once
+}
 
 TEST(BorderCoordinate, InsideIsUnchanged)
 {

@@ -7,12 +7,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace sdk {
@@ -176,6 +179,75 @@ TEST_F(BatchPlan, TheBodyRunsOncePerPhotoWithItsOwnOptions)
         EXPECT_NE(out.find("Batch: 2 of 3 photos written"), std::string::npos) << out;
         EXPECT_NE(out.find("1 failed"), std::string::npos) << out;
     }
+}
+
+// Runs run_sample on `words` (after the program's name) with a body that writes nothing and
+// fails for no photo; returns the exit status, with stdout and stderr in `out` and `err`.
+int run_fake_batch(std::vector<std::string> words, std::string& out, std::string& err)
+{
+    CLI::App app{"test", "sample"};
+    CommonOptions options;
+    add_common_options(app, options);
+    words.insert(words.begin(), "sample");
+    std::vector<char*> argv;
+    for (auto& word : words) argv.push_back(word.data());
+    testing::internal::CaptureStdout();
+    testing::internal::CaptureStderr();
+    const int status = run_sample(app, static_cast<int>(argv.size()), argv.data(), options,
+                                  [](const CommonOptions&) {});
+    out = testing::internal::GetCapturedStdout();
+    err = testing::internal::GetCapturedStderr();
+    return status;
+}
+
+// --jobs has no fixed ceiling (it was 32: "Value 64 not in range 1 to 32"): 64 photos in flight
+// are taken where the machine holds them, and those this batch cannot use are simply not started.
+TEST_F(BatchPlan, JobsAboveThirtyTwoAreTaken)
+{
+    const fs::path a = file("in/a.bmp", bmp()), b = file("in/b.png", png()), c = file("in/c.jpg", jpeg());
+    std::string out, err;
+    const int status = run_fake_batch({"-i", a.string(), b.string(), c.string(), "-o",
+                                       (root_ / "out").string(), "-j", "64"},
+                                      out, err);
+    EXPECT_EQ(status, 0) << err;
+    EXPECT_EQ(err.find("range"), std::string::npos) << err;
+    EXPECT_NE(out.find("Batch: 3 of 3 photos written"), std::string::npos) << out;
+    // The first photo alone, then the other two at once: never more than the batch has left.
+    EXPECT_NE(out.find(", 2 in flight at once"), std::string::npos) << out;
+}
+
+// 0, or not a count, is refused on one line that says what to give.
+TEST_F(BatchPlan, JobsZeroIsRefusedSayingWhatToGive)
+{
+    const fs::path a = file("in/a.bmp", bmp()), b = file("in/b.png", png());
+    for (const char* jobs : {"0", "-1", "many"}) {
+        SCOPED_TRACE(jobs);
+        std::string out, err;
+        const int status = run_fake_batch(
+            {"-i", a.string(), b.string(), "-o", (root_ / "out").string(), "-j", jobs}, out, err);
+        EXPECT_EQ(status, 2);
+        EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+        EXPECT_NE(err.find("--jobs"), std::string::npos) << err;
+        EXPECT_NE(err.find("give 1 or more"), std::string::npos) << err;
+        EXPECT_FALSE(fs::exists(root_ / "out"));
+    }
+}
+
+// The summary's time is the whole process's, from its start (its device's start, and whatever
+// came before the batch, included), not the batch loop's: here the process had run half a second
+// before the batch began, and the photos took next to nothing.
+TEST_F(BatchPlan, TheSummaryCountsFromTheProcessStart)
+{
+    const fs::path a = file("in/a.bmp", bmp()), b = file("in/b.png", png());
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::string out, err;
+    ASSERT_EQ(run_fake_batch({"-i", a.string(), b.string(), "-o", (root_ / "out").string()}, out, err), 0)
+        << err;
+    const std::string before = "photos written in ";
+    const std::size_t at = out.find(before);
+    ASSERT_NE(at, std::string::npos) << out;
+    EXPECT_GE(std::stod(out.substr(at + before.size())), 0.5) << out;
+    EXPECT_NE(out.find(" s from the process's start, device start included, "), std::string::npos) << out;
 }
 
 }  // namespace

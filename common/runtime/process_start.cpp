@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "common/runtime/process_start.hpp"
+
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include <time.h>
+#include <unistd.h>
+
+namespace sdk {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Set before main(): the fallback where the kernel's record cannot be read.
+const Clock::time_point statics_set_up = Clock::now();
+
+// How long ago the kernel says this process started: the 22nd field of /proc/self/stat,
+// starttime, in clock ticks since boot, against the boot clock now (both count time asleep).
+std::optional<std::chrono::nanoseconds> age_by_the_kernel()
+{
+    std::ifstream file("/proc/self/stat");
+    std::string line;
+    if (!std::getline(file, line)) return std::nullopt;
+    // The second field is the program's name in parentheses, which may itself hold spaces and
+    // ')': the fields are counted from after the last ')'. The next is the 3rd, state.
+    const std::size_t name_end = line.rfind(')');
+    if (name_end == std::string::npos) return std::nullopt;
+    std::istringstream fields(line.substr(name_end + 1));
+    std::string field;
+    for (int number = 3; number < 22; ++number)
+        if (!(fields >> field)) return std::nullopt;
+    unsigned long long ticks = 0;
+    if (!(fields >> ticks)) return std::nullopt;
+    const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
+    timespec boot{};
+    if (ticks_per_second <= 0 || ::clock_gettime(CLOCK_BOOTTIME, &boot) != 0) return std::nullopt;
+    const auto since_boot = std::chrono::seconds(boot.tv_sec) + std::chrono::nanoseconds(boot.tv_nsec);
+    const auto started = std::chrono::nanoseconds(
+        static_cast<long long>(ticks / ticks_per_second) * 1'000'000'000LL +
+        static_cast<long long>(ticks % ticks_per_second) * 1'000'000'000LL / ticks_per_second);
+    if (started > since_boot) return std::nullopt;
+    return since_boot - started;
+}
+
+}  // namespace
+
+Clock::time_point process_start()
+{
+    static const Clock::time_point start = [] {
+        const Clock::time_point now = Clock::now();
+        const std::optional<std::chrono::nanoseconds> age = age_by_the_kernel();
+        // The kernel's record is the earlier moment; one later than the statics (a clock that
+        // does not agree) is not believed.
+        if (!age || now - *age > statics_set_up) return statics_set_up;
+        return now - std::chrono::duration_cast<Clock::duration>(*age);
+    }();
+    return start;
+}
+
+}  // namespace sdk
