@@ -56,7 +56,9 @@ __kernel void sobel_16x1(__global const uchar* restrict luminance, const int wid
     //   difference = right - left              (weighted 1, 2, 1 down the rows, gives gx)
     //   smoothing  = left + 2 * centre + right (row above minus row below gives gy)
     // where centre is pixels x0 .. x0+15 of the row, left x0-1 .. x0+14 and right x0+1 .. x0+16.
+    // The loop is unrolled, so that the six terms stay in registers, not in an array in memory.
     short16 difference[3], smoothing[3];
+#pragma unroll
     for (int r = 0; r < 3; ++r) {
         const __global uchar* row = luminance + (y - 1 + r) * row_pitch;
         // 2. Load. Rows start on 64-byte boundaries and x0 is a multiple of 16, so the centre

@@ -97,6 +97,7 @@ inline void sobel_edge_tile(__global const uchar* luminance, int width, int heig
         }
         const __global uchar* above = luminance + (y - 1) * row_pitch;
         short16 difference[3], smoothing[3];
+#pragma unroll  // the terms in registers, as sobel_16x1's
         for (int r = 0; r < 3; ++r)
             row_terms(above + r * row_pitch, x0, width, &difference[r], &smoothing[r]);
         const int out = y * row_pitch + x0;
