@@ -8,13 +8,23 @@
 // [Magnitude kernel]
 // A float sqrt() may be a few ulp off, so its root is stepped to the exact integer floor:
 // dX^2 + dY^2 is at most 32768, so one step either way is enough. Vector comparisons give -1
-// for true, scalar ones 1.
-inline int16 floor_sqrt16(int16 squared)
+// for true, scalar ones 1. Eight lanes, not sixteen: a 16-lane int or float vector is 64 bytes,
+// more than a CPU without AVX-512 passes to a function in registers, and PoCL's compiler warns
+// of that on stderr at every first build.
+inline int8 floor_sqrt8(int8 squared)
 {
-    int16 root = convert_int16(sqrt(convert_float16(squared)));
+    int8 root = convert_int8(sqrt(convert_float8(squared)));
     root += root * root > squared;
     root -= (root + 1) * (root + 1) <= squared;
     return root;
+}
+
+// dX^2 + dY^2 of eight pixels, from their signed-byte gradients.
+inline uchar8 magnitude8(char8 gradient_x, char8 gradient_y)
+{
+    const int8 dx = convert_int8(gradient_x);
+    const int8 dy = convert_int8(gradient_y);
+    return convert_uchar8(floor_sqrt8(dx * dx + dy * dy));
 }
 
 inline int floor_sqrt(int squared)
@@ -45,9 +55,9 @@ __kernel void sobel_magnitude(__global const char* restrict gradient_x,
     if (x0 >= width || y >= height) return;
     const int i = y * row_pitch + x0;
     if (x0 + 16 <= width) {
-        const int16 dx = convert_int16(vload16(0, gradient_x + i));
-        const int16 dy = convert_int16(vload16(0, gradient_y + i));
-        vstore16(convert_uchar16(floor_sqrt16(dx * dx + dy * dy)), 0, magnitude + i);
+        const char16 dx = vload16(0, gradient_x + i);
+        const char16 dy = vload16(0, gradient_y + i);
+        vstore16((uchar16)(magnitude8(dx.lo, dy.lo), magnitude8(dx.hi, dy.hi)), 0, magnitude + i);
         return;
     }
     for (int x = 0; x < width - x0; ++x) {
