@@ -152,7 +152,9 @@ Image edge_image()
 Timings measure_png_deflate(const OpenClContext& cl)
 {
     const Image image = edge_image();
-    PngDeflateEncoder& encoder = encoder_for(cl);
+    // An encoder of its own on `cl`, which records nothing (settle_both): the run's shared one,
+    // encoder_for's, records the run's commands for --trace.
+    PngDeflateEncoder encoder(cl);
     const PngRowsEncoder device = device_encoder(encoder);
     const DeflateRows device_rows = png_deflate_rows(image, device);
     const PngRowsEncoder zlib;
@@ -256,6 +258,10 @@ CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, 
                         const std::function<void()>& settle_first)
 {
     CodecChoice choice;
+    // The measurements' commands run in no step of the run: they stay out of --trace's
+    // timeline, as the tuners' candidates do.
+    OpenClContext measuring = cl;
+    measuring.commands = nullptr;
     const std::string encoder_refusal = PngDeflateEncoder::unavailable(cl.device);
     if (settings.png_deflate == CodecSetting::device && !encoder_refusal.empty())
         note_once(png_device_refused,
@@ -263,7 +269,7 @@ CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, 
     choice.png_deflate = settle(
         kPngDeflate, settings.png_deflate, cl, encoder_refusal.empty(),
         "a " + std::to_string(kEdgeSide) + "x" + std::to_string(kEdgeSide) + " edge image",
-        [&] { return measure_png_deflate(cl); }, log, settle_first);
+        [&] { return measure_png_deflate(measuring); }, log, settle_first);
     if (choice.png_deflate == CodecPlace::device) {
         PngDeflateEncoder& encoder = encoder_for(cl);
         use_png_rows_encoder(device_encoder(encoder), encoder.chunking());
@@ -284,7 +290,7 @@ CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, 
         kJpegIdct, idct_setting, cl, offered,
         "a " + std::to_string(kPhotoWidth) + "x" + std::to_string(kPhotoHeight) +
             " camera-like JPEG",
-        [&] { return measure_jpeg_idct(cl, mode); }, log, settle_first);
+        [&] { return measure_jpeg_idct(measuring, mode); }, log, settle_first);
     return choice;
 }
 
