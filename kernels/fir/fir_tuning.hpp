@@ -76,6 +76,7 @@ struct FirVariantMedian {
     WorkGroupShape shape;  // the shape of that median
     bool host_clock = false;  // the device reported no times (time_run)
 };
+// Empty where no variant runs the one `shape` asked for.
 std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border border,
                                                 const FirCoefficients& coefficients,
                                                 const FirFilter& source, unsigned iterations,

@@ -420,6 +420,11 @@ TEST(FirVariants, TheVerdictTimesEveryVariantThatRunsHere)
             return c.variant == median.variant && c.group_x == median.shape.x &&
                    c.group_y == median.shape.y;
         })) << median.shape.x << "x" << median.shape.y;
+    // A shape that no variant runs (more work-items than any device allows): nothing timed,
+    // no exception.
+    EXPECT_TRUE(time_fir_variants(test_context(), Border::replicate, random_coefficients(4, 5),
+                                  source, 2, WorkGroupShape{4096, 4096})
+                    .empty());
 }
 
 // A 5x5 window whose only weight is its top-left corner copies the pixel 2 up and 2 left: a
