@@ -5,7 +5,11 @@
 dropped, spaces to hyphens). Pages get trimmed and headings renamed; a dead link is found here,
 not by a reader.
 
-    tests/test_doc_links.py [ROOT]     # exit 1 listing every dead link
+Two more checks on where links and names lead: each page of index.md's learning path names the
+following one as its `Next:` (and in any "next page" link), and reference.md's source layout
+names every folder under kernels/.
+
+    tests/test_doc_links.py [ROOT]     # exit 1 listing every dead link or wrong next page
 """
 import pathlib
 import re
@@ -66,6 +70,39 @@ def dead_links(root):
     return dead
 
 
+def learning_path(root):
+    """The pages of index.md's learning path table, in order, once each."""
+    path = []
+    for line in prose_lines(root / "docs" / "index.md"):
+        if re.match(r"^\|\s*\d+\s*\|", line):
+            page = LINK.findall(line)[0].partition("#")[0]
+            if page not in path:
+                path.append(page)
+    return path
+
+
+def wrong_next_pages(root):
+    """Pages of the learning path whose `Next:` or "next page" link leads elsewhere."""
+    path = learning_path(root)
+    wrong = []
+    for page, following in zip(path, path[1:]):
+        for line in prose_lines(root / "docs" / page):
+            links = [target.partition("#")[0] for target in LINK.findall(line)]
+            named = links[:1] if line.startswith("Next:") else re.findall(
+                r"\[next page\]\(([^)#\s]*)", line, re.IGNORECASE)
+            wrong += [f"docs/{page}: the next page is {following}, not {target}"
+                      for target in named if target != following]
+    return wrong
+
+
+def unnamed_kernel_folders(root):
+    """Folders under kernels/ that reference.md's source layout does not name (`convert/`)."""
+    layout = (root / "docs" / "reference.md").read_text(encoding="utf-8")
+    return [f"docs/reference.md: the source layout does not name kernels/{folder.name}/"
+            for folder in sorted((root / "kernels").iterdir())
+            if folder.is_dir() and f"`{folder.name}/`" not in layout]
+
+
 def test_anchor_rules():
     assert anchor("3. Borders: one small function for every filter") == \
         "3-borders-one-small-function-for-every-filter"
@@ -77,11 +114,11 @@ def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
                         pathlib.Path(__file__).resolve().parent.parent)
     test_anchor_rules()
-    dead = dead_links(root)
+    dead = dead_links(root) + wrong_next_pages(root) + unnamed_kernel_folders(root)
     for line in dead:
         print(line)
     if dead:
-        print(f"{len(dead)} dead links")
+        print(f"{len(dead)} dead links, wrong next pages or unnamed kernel folders")
         return 1
     print("every relative link in README.md and docs/ leads to a file and heading")
     return 0

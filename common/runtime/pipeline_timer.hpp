@@ -11,7 +11,7 @@
 namespace sdk {
 
 // Where a sample's end-to-end time goes, step by step, on the host's clock: reading the file,
-// RGB to luminance, upload (or map and unmap), each kernel, download. The seeds warn that
+// RGB to luminance, upload (or map and unmap), each kernel, download. The Arm Mali SDK tutorials warn that
 // start-up and transfers can outweigh the kernel on small images; this table shows by how much.
 // Each timed step must finish its work before it returns (wait for its events).
 class PipelineTimer {

@@ -178,7 +178,7 @@ inline uint region_columns(int word, Region region)
 
 // A word as the dilation sees it: `complement` flips it (see the kernels), and bits outside the
 // region, whole words past the row's ends and rows outside the region read as 0. Nothing is
-// loaded outside the buffer: the seed read index -1 and the previous row's last byte here.
+// loaded outside the buffer: the morphology blog's kernel read index -1 and the previous row's last byte here.
 inline uint load_in_region(__global const uint* packed, int words_per_row, int word, int y,
                            Region region, uint complement)
 {

@@ -17,7 +17,7 @@ constexpr unsigned kDefaultCompareRounds = 20;
 void add_compare_option(CLI::App& app, bool& compare);
 unsigned compare_rounds(unsigned iterations);
 
-// The table the seeds' tutorials are about, measured on the user's own device and image: each
+// The table the Arm Mali SDK tutorials are about, measured on the user's own device and image: each
 // way of running the filter (`rows`, the yardstick copy last), its median kernel time, its
 // speed-up over the first row (the scalar kernel, for Sobel), its GB/s and that as a share of
 // the device copying as many bytes.

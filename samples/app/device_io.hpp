@@ -49,8 +49,8 @@ enum class Decoding { when_read, ahead };
 OpenedImage open_image(const std::filesystem::path& input,
                        Decoding decoding = Decoding::when_read, bool jpeg_idct_on_device = false);
 
-// The whole luminance of `image` on the host, for a filter that takes it whole (as the seeds'
-// samples do): taken from the decoding ahead when there is one (waiting for it, timed in
+// The whole luminance of `image` on the host, for a filter that takes it whole (as the Arm Mali
+// SDK tutorials do): taken from the decoding ahead when there is one (waiting for it, timed in
 // `pipeline` as "wait for decoding NAME"), else read now (load_luminance: "read NAME", and
 // "RGB to luminance" for a colour BMP).
 Image host_luminance(const OpenedImage& image, PipelineTimer& pipeline);

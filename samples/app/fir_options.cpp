@@ -73,7 +73,7 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
             named ? Tuning::cache_only : tuning_mode(options.tuning), weights,
             announce_to(log));
         choice = tuned.choice;
-        log_tuning(log, "Variant auto", tuned);
+        log_variant_auto(log, tuned, fir_variant_name(choice.variant), named);
     } else {
         if (options.tuning.retune) throw UsageError("--retune needs --variant auto");
         choice.variant = fir_variant_named(options.variant);

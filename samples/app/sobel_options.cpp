@@ -31,7 +31,7 @@ void add_sobel_options(CLI::App& app, SobelOptions& options)
     add_compare_option(app, options.compare);
     app.add_flag("--host-conversions", options.host_conversions,
                  "decode the file, compute the luminance and the magnitude on the host, as the "
-                 "seed tutorials do (for comparison)");
+                 "Arm Mali SDK tutorials do (for comparison)");
 }
 
 SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext& cl,
@@ -47,7 +47,7 @@ SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext
             cl, border, width, rows, named ? Tuning::cache_only : tuning_mode(options.tuning),
             announce_to(log));
         choice = tuned.choice;
-        log_tuning(log, "Variant auto", tuned);
+        log_variant_auto(log, tuned, variant_name(choice.variant), named);
     } else {
         if (options.tuning.retune) throw UsageError("--retune needs --variant auto");
         std::string note;

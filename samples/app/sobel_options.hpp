@@ -14,7 +14,7 @@
 namespace sdk {
 
 // sobel's own options: which kernel runs (--variant, with --work-group and --retune), the
-// gradient images (--save-gradients), the seeds' table (--compare) and the seeds' host-side
+// gradient images (--save-gradients), the Mali tutorials' table (--compare) and their host-side
 // conversions (--host-conversions).
 struct SobelOptions {
     std::string variant = "auto";
@@ -33,7 +33,7 @@ SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext
                                 Border border, std::size_t width, std::size_t rows,
                                 std::ostream& log);
 
-// --host-conversions, the seeds' way, for comparison: the file decoded and converted to the
+// --host-conversions, the Arm Mali SDK tutorials' way, for comparison: the file decoded and converted to the
 // luminance on the host, uploaded, `run_sobel` run, dX and dY downloaded and their magnitude
 // found on the host, the output written from it. Each step timed in `run.pipeline`; `copies`,
 // when given, gets the whole image's rows.
@@ -47,7 +47,7 @@ void report_sobel_verdict(std::ostream& log, const OpenClContext& cl, Border bor
 
 // After the run, what the user asked to measure: with -n, repeated runs timed by their events
 // (one run includes first-launch costs a loop does not) and the verdict; with --compare, the
-// seeds' table (the scalar kernel and every variant, against the device copying as many bytes).
+// Mali tutorials' table (the scalar kernel and every variant, against the device copying as many bytes).
 void report_sobel_timings(DeviceRun& run, SobelFilter& sobel, const SobelOptions& options);
 
 }  // namespace sdk

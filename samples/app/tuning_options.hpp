@@ -47,6 +47,18 @@ void log_tuning(std::ostream& log, const std::string& label, const Tuned<Choice>
         << describe_cache_use(tuned) << "\n";
 }
 
+// --variant auto's lines: log_tuning's, but where --work-group names a shape the tuner's shape is
+// not the one that runs: the line names the variant alone, then the shape as named.
+template <typename Choice>
+void log_variant_auto(std::ostream& log, const Tuned<Choice>& tuned, const std::string& variant,
+                      const std::optional<WorkGroupShape>& named)
+{
+    if (!named) return log_tuning(log, "Variant auto", tuned);
+    if (!tuned.from_cache) log << describe_measurement(tuned) << "\n";
+    log << "Variant auto: " << variant << " for " << describe(tuned.size_class) << " "
+        << describe_cache_use(tuned) << ", " << describe(*named) << " as named\n";
+}
+
 // For a filter whose tuned choice is a work-group shape: the shape --work-group gives, or the
 // tuned one (`tune` measures or reads the cache; the log says which). --retune with
 // --work-group is a usage error (refuse_retune_with_work_group).

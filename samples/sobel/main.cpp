@@ -79,7 +79,7 @@ int main(int argc, char** argv)
                 if (host_copies_wanted) sdk::add_band(copies, *sobel, band);
                 return sdk::BandResult{sobel->magnitude_buffer(), sobel->row_pitch()};
             });
-        } else {  // the seeds' way, for comparison: conversions on the host
+        } else {  // the Mali tutorials' way, for comparison: conversions on the host
             sdk::run_with_host_conversions(run, *sobel, run_sobel, host_copies_wanted ? &copies : nullptr);
         }
         sdk::print_event_times(run.log, sdk::event_times(kernel), run.pipeline.step_ms("kernel sobel"));

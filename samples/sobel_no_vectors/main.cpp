@@ -32,8 +32,8 @@ int main(int argc, char** argv)
         //    OpenCL driver and the device start), then reserve the files the run writes (all are
         //    put in place together at the end, or none).
         if (options.band_rows != 0)
-            throw sdk::UsageError("--band-rows: sobel_no_vectors runs the whole image, the seeds' "
-                                  "way (bands are in sobel, fir_float and morphology_packed)");
+            throw sdk::UsageError("--band-rows: sobel_no_vectors runs the whole image, as the "
+                                  "Arm Mali SDK tutorials do (bands are in sobel, fir_float and morphology_packed)");
         const sdk::OpenedImage image =
             pipeline.time("open " + options.input.filename().string(), 0, [&] {
                 return sdk::open_image(options.input, sdk::Decoding::ahead);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// End to end: --compare, the seeds' table in one command. Each sample with variants prints one
+// End to end: --compare, the Mali tutorials' table in one command. Each sample with variants prints one
 // row per variant that runs here, in order (Sobel's scalar kernel first, the speed-up baseline),
 // and the device copy last, then writes its output as any run does; a banded run, where no one
 // filter holds the image, refuses it.

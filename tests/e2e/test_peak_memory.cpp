@@ -5,7 +5,7 @@
 // per pixel. On PoCL the device's buffers are host memory and count; a GPU's do not, so what
 // this bounds there is less. The kernels and work-groups are given: nothing is tuned (the
 // tuners' own host memory is tuning_memory_tests'). sobel_no_vectors is left out: it is the
-// seeds' host path, and holds whole host images by design.
+// Mali tutorials' host path, and holds whole host images by design.
 #include "child_process.hpp"
 #include "common/imageio/image_file.hpp"
 #include "common/runtime/program.hpp"

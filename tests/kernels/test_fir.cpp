@@ -504,6 +504,13 @@ TEST(FirReference, ToleranceCountsEveryProductAndSumOfTheWindow)
                 1e-9);
 }
 
+// docs/fir_float.md and index.md: the default weights verify within 1e-3 plus their rounding,
+// printed as 0.00109, not 0.001.
+TEST(FirReference, TheDefaultWeightsToleranceIsThePagesFigure)
+{
+    EXPECT_NEAR(fir_tolerance(FirCoefficients{}), 0.00109, 0.000005);
+}
+
 // The tutorial's 1-D example, [17 76 17 84 29] with [3 9 3] / 15, as a 3x3 filter whose only
 // non-zero row is the middle one, on a 5x3 image whose rows all hold that sequence. Inside:
 // 52.4, 42.2, 59.6. At the ends each border supplies a different neighbour, e.g. on the left
