@@ -355,6 +355,22 @@ TEST_F(Batches, NoPhotoWrittenLeavesNoFolder)
     EXPECT_FALSE(fs::exists(root_ / "results"));
 }
 
+// A mistyped SDK_MAX_* setting in a batch: the first photo's usage error stops it, exit status 2
+// as in a single run (it exited 1: issue 47, item 8), and the folder it made is not left.
+TEST_F(Batches, AMistypedLimitSettingStopsTheBatchAsAUsageError)
+{
+    add_photo(photos_, "a.bmp", bmp_photo(8, 8, 41));
+    add_photo(photos_, "b.png", png_photo(9, 7, PNG_COLOR_TYPE_RGB, 42));
+    RunOptions options;
+    options.environment["SDK_MAX_WORK_GROUP_SIZE"] = "many";
+    const Outcome outcome =
+        run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string()}, options);
+    EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << ": " << outcome.err;
+    EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+    EXPECT_NE(outcome.err.find("SDK_MAX_WORK_GROUP_SIZE='many'"), std::string::npos) << outcome.err;
+    EXPECT_FALSE(fs::exists(root_ / "results"));
+}
+
 // What cannot make a sensible batch is refused before any work: one line, exit status 2,
 // nothing written, not even the output folder.
 TEST_F(Batches, RefusedUpFront)
