@@ -30,6 +30,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <fcntl.h>
@@ -672,6 +673,27 @@ TEST_F(BadInput, EmptyPathsAreUsageErrors)
         auto with_empty = arguments;
         with_empty.insert(with_empty.end(), {option, ""});
         expect_failure(with_empty, kUsageError, option);
+    }
+}
+
+// A setting in the environment that is not a value it takes is a usage error, exit status 2, as a
+// bad option is: the device's limits (SDK_MAX_*) exited 1 while the codecs' exited 2 (issue 47,
+// item 8). Each names the variable and its value on one line, and nothing is written.
+TEST_F(BadInput, MistypedSettingsAreUsageErrors)
+{
+    const auto arguments = reading(write_input("input.bmp", valid_bmp()));
+    const std::vector<std::pair<const char*, const char*>> settings{
+        {"SDK_MAX_ALLOC_BYTES", "12x"},
+        {"SDK_MAX_LOCAL_MEM_BYTES", "0"},
+        {"SDK_MAX_WORK_GROUP_SIZE", "-64"},
+        {"SDK_MAX_KERNEL_WORK_GROUP_SIZE", "lots"},
+        {"SDK_PNG_DEFLATE", "zlib"},
+        {"SDK_JPEG_IDCT", "gpu"}};
+    for (const auto& [variable, value] : settings) {
+        SCOPED_TRACE(std::string(variable) + "=" + value);
+        RunOptions options;
+        options.environment[variable] = value;
+        expect_failure(arguments, kUsageError, std::string(variable) + "='" + value + "'", options);
     }
 }
 

@@ -71,14 +71,15 @@ status=0
 (( status == 0 )) || { cat "$work/err"; fail "over ssh: exit status $status"; }
 diff -r "$work/one-batch" "$work/out 'remote'" > /dev/null || fail "over ssh: results differ"
 
-# Names that end in a tab or a space, beside the name without it: each its own photo and result
-# (a tab at the end was stripped, and the second photo became the first, never written).
+# Names that end in tabs or spaces, beside the name without them: each its own photo and result
+# (tabs at the end were stripped, and the second photo became the first, never written).
+blanks=("" $'\t' " " $'\t\t' $' \t')
 mkdir "$work/blanks"
-for blank in "" $'\t' " "; do cp "$photos/a.bmp" "$work/blanks/t$blank"; done
+for blank in "${blanks[@]}"; do cp "$photos/a.bmp" "$work/blanks/t$blank"; done
 status=0
 "$script" -S 2/: "$work/blanks" "$work/out-blanks" "$bin/sobel" -q 2> "$work/err" || status=$?
 (( status == 0 )) || { cat "$work/err"; fail "names ending in blanks: exit status $status"; }
-for blank in "" $'\t' " "; do
+for blank in "${blanks[@]}"; do
   [[ -f "$work/out-blanks/t$blank.png" ]] \
     || fail "names ending in blanks: $(printf %q "t$blank.png") not written"
 done

@@ -277,7 +277,8 @@ TEST_F(Batches, ABadPhotoInTheMiddleCostsOnlyItself)
 // The first photo by name refused at its header starts nothing: the next photo still starts the
 // device alone, so the driver never starts on two threads at once (PoCL then crashed, or good
 // photos failed), and no temporary is left (issue 47, item 1). The batch's trace shows each
-// photo's driver start after the one before it ended.
+// photo's driver start after the one before it ended. --trace itself starts the drivers before
+// the first photo, so this cannot see two threads start one: the next test runs without it.
 TEST_F(Batches, AFirstPhotoRefusedAtItsHeaderStillStartsTheDeviceOnce)
 {
     auto cut = png_photo(40, 30, PNG_COLOR_TYPE_GRAY, 21);
@@ -311,6 +312,38 @@ TEST_F(Batches, AFirstPhotoRefusedAtItsHeaderStillStartsTheDeviceOnce)
     EXPECT_LE(starts[0].second, starts[1].first) << "two photos started the driver at once";
 }
 
+// The same batch without --trace, as the issue ran it: the first photo to reach the device starts
+// the driver on its own thread, alone. With the first photo run alone once and the workers
+// started straight after it (as before the fix), two threads started PoCL at once in most runs on
+// 2 cores: good photos failed ("the image is too wide for the device ... 0 bytes",
+// CL_INVALID_BUFFER_SIZE) or it crashed in libpocl. Run a few times, as the race is one.
+TEST_F(Batches, AFirstPhotoRefusedAtItsHeaderWithoutTraceWritesEveryGoodPhoto)
+{
+    auto cut = png_photo(40, 30, PNG_COLOR_TYPE_GRAY, 31);
+    cut.resize(20);  // inside the header
+    add_photo(photos_, "a.png", cut);
+    add_photo(photos_, "b.png", png_photo(64, 48, PNG_COLOR_TYPE_GRAY, 32));
+    add_photo(photos_, "c.png", png_photo(64, 48, PNG_COLOR_TYPE_RGB, 33));
+    add_photo(photos_, "d.png", png_photo(63, 47, PNG_COLOR_TYPE_GRAY, 34));
+    const fs::path results = root_ / "results";
+    for (int attempt = 1; attempt <= 4; ++attempt) {
+        SCOPED_TRACE("attempt " + std::to_string(attempt));
+        const Outcome outcome =
+            run("sobel", {"-i", photos_.string(), "-o", results.string(), "-j", "2"});
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+        EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+        EXPECT_NE(outcome.err.find("a.png"), std::string::npos) << outcome.err;
+        EXPECT_NE(outcome.out.find("3 of 4 photos written"), std::string::npos) << outcome.out;
+        for (const char* result : {"b.png", "c.png", "d.png"})
+            EXPECT_TRUE(fs::is_regular_file(results / result)) << result << " not written";
+        if (fs::exists(results)) {
+            EXPECT_EQ(temporaries_in(results), "");
+        }
+        if (::testing::Test::HasFailure()) break;  // one attempt's failures say it all
+        fs::remove_all(results);
+    }
+}
+
 // Every photo bad: the exit status says so, and the folder the batch made is not left empty.
 TEST_F(Batches, NoPhotoWrittenLeavesNoFolder)
 {
@@ -319,6 +352,22 @@ TEST_F(Batches, NoPhotoWrittenLeavesNoFolder)
     const Outcome outcome = run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string()});
     EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
     EXPECT_EQ(count_lines(outcome.err), 2u) << outcome.err;
+    EXPECT_FALSE(fs::exists(root_ / "results"));
+}
+
+// A mistyped SDK_MAX_* setting in a batch: the first photo's usage error stops it, exit status 2
+// as in a single run (it exited 1: issue 47, item 8), and the folder it made is not left.
+TEST_F(Batches, AMistypedLimitSettingStopsTheBatchAsAUsageError)
+{
+    add_photo(photos_, "a.bmp", bmp_photo(8, 8, 41));
+    add_photo(photos_, "b.png", png_photo(9, 7, PNG_COLOR_TYPE_RGB, 42));
+    RunOptions options;
+    options.environment["SDK_MAX_WORK_GROUP_SIZE"] = "many";
+    const Outcome outcome =
+        run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string()}, options);
+    EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << ": " << outcome.err;
+    EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
+    EXPECT_NE(outcome.err.find("SDK_MAX_WORK_GROUP_SIZE='many'"), std::string::npos) << outcome.err;
     EXPECT_FALSE(fs::exists(root_ / "results"));
 }
 
