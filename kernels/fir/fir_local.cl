@@ -63,6 +63,7 @@ void fir_local(__global const float* restrict luminance, const int width, const 
         __local const float4* tile = tiles + (step % 2) * TILE_SIZE;
         y_first += STEP_ROWS;
         if (more) fetch_tile(luminance, width, height, row_pitch, x_first, y_first, staged);
+        // [Local sums]
         // The K + ROWS_PER_ITEM - 1 tile rows under the work-item's outputs, each read once into
         // registers and used by every output row whose window covers it: tile row j is window
         // row j - r of output row r. RADIUS, ROWS_PER_ITEM and COLUMNS_PER_ITEM are build-time
@@ -88,6 +89,7 @@ void fir_local(__global const float* restrict luminance, const int width, const 
                 }
             }
         }
+        // [Local sums]
         const int y0 = step_top + get_local_id(1) * ROWS_PER_ITEM;
         for (int r = 0; r < ROWS_PER_ITEM && x0 < width && y0 + r < height; ++r)
             for (int o = 0; o < COLUMNS_PER_ITEM; o += 4)
