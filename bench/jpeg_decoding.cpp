@@ -6,8 +6,8 @@
 #include "common/imageio/jpeg.hpp"
 #include "common/imageio/luminance.hpp"
 #include "common/runtime/transfers.hpp"
-#include "kernels/jpeg_idct/jpeg_idct_filter.hpp"
-#include "kernels/jpeg_idct/jpeg_idct_reference.hpp"
+#include "common/codecs/jpeg_idct/jpeg_idct_filter.hpp"
+#include "common/codecs/jpeg_idct/jpeg_idct_reference.hpp"
 
 #include <chrono>
 

@@ -20,7 +20,7 @@ namespace sdk::bench {
 // Also decode/jpeg/luminance_on_device/{host_decode,device_idct}/<size>: a camera's file (4:2:0,
 // quality 92) to its luminance in a device buffer, decoded by libjpeg and uploaded, or
 // entropy-decoded by libjpeg, its coefficients uploaded and the IDCT run on `cl`'s device
-// (kernels/jpeg_idct/); the latter's counters split it into entropy_ms (libjpeg's entropy
+// (common/codecs/jpeg_idct/); the latter's counters split it into entropy_ms (libjpeg's entropy
 // decoding and the copy of the luminance's blocks), check_ms (idct_exact_for), upload_ms and
 // kernel_ms (medians).
 void register_jpeg_decoding(const OpenClContext& cl, Size size);

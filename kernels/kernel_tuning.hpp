@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-#include "kernels/tuning_cache.hpp"
+#include "common/runtime/tuning_cache.hpp"
 #include "common/imageio/image.hpp"
 #include "common/runtime/choose_fastest.hpp"
 #include "common/runtime/device.hpp"

@@ -7,7 +7,7 @@ not by a reader.
 
 Two more checks on where links and names lead: each page of index.md's learning path names the
 following one as its `Next:` (and in any "next page" link), and reference.md's source layout
-names every folder under kernels/.
+names every folder under kernels/, common/ and common/codecs/.
 
     tests/test_doc_links.py [ROOT]     # exit 1 listing every dead link or wrong next page
 """
@@ -95,12 +95,16 @@ def wrong_next_pages(root):
     return wrong
 
 
-def unnamed_kernel_folders(root):
-    """Folders under kernels/ that reference.md's source layout does not name (`convert/`)."""
+def unnamed_source_folders(root):
+    """Folders under kernels/, common/ and common/codecs/ that reference.md's source layout does
+    not name (`convert/`, `common/codecs/`, `png_deflate/`)."""
     layout = (root / "docs" / "reference.md").read_text(encoding="utf-8")
-    return [f"docs/reference.md: the source layout does not name kernels/{folder.name}/"
-            for folder in sorted((root / "kernels").iterdir())
-            if folder.is_dir() and f"`{folder.name}/`" not in layout]
+    named = {"kernels": lambda name: f"`{name}/`", "common": lambda name: f"`common/{name}/`",
+             "common/codecs": lambda name: f"`{name}/`"}
+    return [f"docs/reference.md: the source layout does not name {place}/{folder.name}/"
+            for place, spelled in named.items()
+            for folder in sorted((root / place).iterdir())
+            if folder.is_dir() and spelled(folder.name) not in layout]
 
 
 def test_anchor_rules():
@@ -114,11 +118,11 @@ def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else
                         pathlib.Path(__file__).resolve().parent.parent)
     test_anchor_rules()
-    dead = dead_links(root) + wrong_next_pages(root) + unnamed_kernel_folders(root)
+    dead = dead_links(root) + wrong_next_pages(root) + unnamed_source_folders(root)
     for line in dead:
         print(line)
     if dead:
-        print(f"{len(dead)} dead links, wrong next pages or unnamed kernel folders")
+        print(f"{len(dead)} dead links, wrong next pages or unnamed source folders")
         return 1
     print("every relative link in README.md and docs/ leads to a file and heading")
     return 0

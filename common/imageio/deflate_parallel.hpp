@@ -21,7 +21,7 @@ namespace sdk {
 // disk) stops the workers and leaves through deflate_rows, as does one from make_rows.
 //
 // `compress_rows`, when set, replaces both make_rows and the chunk's compression: an encoder that
-// makes the rows itself where it compresses them (the device's, kernels/png_deflate/, which
+// makes the rows itself where it compresses them (the device's, common/codecs/png_deflate/, which
 // filters the pixels it uploads). It appends to `out` the raw deflate blocks (no zlib header or
 // trailer) of the chunk's rows, ending on a byte boundary, with the final block when `last` and
 // without it otherwise (then the next chunk's blocks follow), referring back only to bytes of

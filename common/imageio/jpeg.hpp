@@ -78,11 +78,11 @@ void decode_jpeg_bands(const std::uint8_t* data, std::size_t size, const std::st
 
 // An 8-bit grey or RGB image as a baseline JPEG in memory, libjpeg's defaults (4:2:0 chroma for
 // RGB) at `quality` (1-100): what a camera writes, for a measurement that needs one made on the
-// spot (samples/app/codec_choice.cpp). Throws ImageError should libjpeg fail.
+// spot (common/codecs/codec_choice.cpp). Throws ImageError should libjpeg fail.
 std::vector<std::uint8_t> encode_jpeg(const Image& image, int quality);
 
 // The luminance's entropy-decoded half, for a decoder that runs the inverse DCT itself
-// (kernels/jpeg_idct/): the luminance plane's quantised DCT coefficients as libjpeg's entropy
+// (common/codecs/jpeg_idct/): the luminance plane's quantised DCT coefficients as libjpeg's entropy
 // decoder leaves them (jpeg_read_coefficients), and the table they are quantised by. The plane's
 // first width x height samples, after the inverse DCT, are the luminance read_jpeg gives with
 // luminance_only (a grey file's only plane, a YCbCr file's Y).

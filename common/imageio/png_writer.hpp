@@ -26,7 +26,7 @@ void filter_png_rows_up(const Image& image, std::size_t first_row, std::size_t c
                         std::uint8_t* out);
 
 // An encoder that filters and compresses a run of an image's rows itself, where it holds them
-// (the device's, kernels/png_deflate/): rows [first_row, first_row + count) filtered as
+// (the device's, common/codecs/png_deflate/): rows [first_row, first_row + count) filtered as
 // filter_png_rows_up does, appended to `out` as DeflateRows::compress_rows appends a chunk's
 // blocks; it returns the Adler-32 of the filtered rows. Called on the writer's worker threads.
 using PngRowsEncoder = std::function<std::uint32_t(const Image& image, std::size_t first_row,
@@ -36,7 +36,7 @@ using PngRowsEncoder = std::function<std::uint32_t(const Image& image, std::size
 // The image's rows as write_png_stream hands them to deflate_rows: filtered with Up and
 // compressed by zlib, or filtered and compressed by `encoder` when it is set. The result refers
 // to `image` and `encoder`, which must outlive it. For a measurement that times one path against
-// the other as the writer runs them (samples/app/codec_choice.cpp).
+// the other as the writer runs them (common/codecs/codec_choice.cpp).
 DeflateRows png_deflate_rows(const Image& image, const PngRowsEncoder& encoder);
 
 // The rows encoder of every PNG this process writes from now on (write_png, encode_png,

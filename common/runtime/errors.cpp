@@ -4,6 +4,7 @@
 #include "common/runtime/resource_limits.hpp"
 
 #include <cstdio>
+#include <iostream>
 
 #include <sys/resource.h>
 
@@ -99,6 +100,24 @@ std::string describe(const std::string& doing, const cl::Error& error)
     return text;
 }
 }  // namespace
+
+namespace {
+std::string& note_name()
+{
+    static std::string name = "sample";
+    return name;
+}
+}  // namespace
+
+void set_note_name(const std::string& name)
+{
+    note_name() = name;
+}
+
+void note(const std::string& line)
+{
+    std::cerr << printable(note_name() + ": " + line) + "\n" << std::flush;
+}
 
 std::string printable(const std::string& text)
 {

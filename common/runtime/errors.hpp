@@ -39,6 +39,12 @@ std::string out_of_memory_while(const std::string& doing);
 // with "\x1b[2J" cleared the screen).
 std::string printable(const std::string& text);
 
+// A line on stderr that is not an error, "<name>: <line>" (the name set_note_name gave, the
+// sample's), in one write: a batch's photos say things side by side.
+void note(const std::string& line);
+// Set once, before any thread starts ("sample" until then).
+void set_note_name(const std::string& name);
+
 // Runs `call`, turning a cl::Error into an OpenClError that says what was being done, and a
 // std::bad_alloc from inside the call (a driver's compiler out of memory, say) into one line
 // that names the step and the memory limit.

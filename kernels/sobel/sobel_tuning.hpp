@@ -5,7 +5,7 @@
 #include "kernels/border.hpp"
 #include "kernels/kernel_tuning.hpp"
 #include "kernels/sobel/sobel_filter.hpp"
-#include "kernels/tuning_cache.hpp"
+#include "common/runtime/tuning_cache.hpp"
 
 #include <filesystem>
 #include <optional>

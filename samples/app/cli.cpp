@@ -18,20 +18,6 @@
 
 namespace sdk {
 
-namespace {
-// The sample's name, for note(); set once, before any thread starts.
-std::string& program_name()
-{
-    static std::string name = "sample";
-    return name;
-}
-}  // namespace
-
-void note(const std::string& line)
-{
-    std::cerr << printable(program_name() + ": " + line) + "\n" << std::flush;
-}
-
 std::filesystem::path default_input_image()
 {
     return executable_directory() / "assets" / "input.bmp";
@@ -312,7 +298,7 @@ int run_sample_as_asked(CLI::App& app, int argc, char** argv, CommonOptions& opt
         return 2;
     }
     share_one_heap_under_address_limit();  // before the driver starts its threads
-    program_name() = name;
+    set_note_name(name);
     // What a reader decoded around (a JPEG without its end marker), one write a line: a batch's
     // photos are read side by side.
     set_input_notes(note);

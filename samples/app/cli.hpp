@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 #include "kernels/border.hpp"
-#include "samples/app/codec_choice.hpp"
+#include "common/codecs/codec_choice.hpp"
 #include "common/runtime/device.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/runtime/transfers.hpp"
@@ -110,7 +110,4 @@ int exit_status_of(const std::string& name, const std::function<void()>& work,
 namespace sdk {
 // A stream that discards everything: what -q/--quiet prints to.
 std::ostream& null_stream();
-// A line on stderr that is not an error, "<sample>: <line>" (the sample run_sample runs), in one
-// write: a batch's photos say things side by side.
-void note(const std::string& line);
 }  // namespace sdk

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-#include "samples/app/decoding_ahead.hpp"
+#include "common/codecs/decoding_ahead.hpp"
 #include "kernels/convert/row_conversions.hpp"
-#include "kernels/jpeg_idct/jpeg_idct_filter.hpp"
+#include "common/codecs/jpeg_idct/jpeg_idct_filter.hpp"
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/image.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "samples/app/device_run.hpp"
 
-#include "samples/app/codec_choice.hpp"
+#include "common/codecs/codec_choice.hpp"
 #include "samples/app/report.hpp"
 #include "samples/app/run_floor.hpp"
 #include "samples/app/sample_io.hpp"

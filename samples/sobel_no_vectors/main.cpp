@@ -10,7 +10,7 @@
 #include "samples/app/sample_io.hpp"
 #include "samples/app/report.hpp"
 #include "samples/app/device_run.hpp"
-#include "samples/app/codec_choice.hpp"
+#include "common/codecs/codec_choice.hpp"
 #include "common/imageio/image_file.hpp"
 
 #include <iostream>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// End to end: the codecs' choice per device (samples/app/codec_choice.hpp) through `sobel`, each
+// End to end: the codecs' choice per device (common/codecs/codec_choice.hpp) through `sobel`, each
 // test with a tuning cache of its own. `measure` times both codecs once and caches the winners,
 // which a second run reads without measuring; a JPEG opened before the device is known follows
 // the device its selection found last time, and a wrong guess (a cached "device" for another

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // End to end: --jpeg-idct device (the host entropy-decodes a JPEG, the device runs its inverse
-// DCT, kernels/jpeg_idct/) writes exactly the bytes --jpeg-idct host writes, for each sample on
+// DCT, common/codecs/jpeg_idct/) writes exactly the bytes --jpeg-idct host writes, for each sample on
 // the device pipeline, on JPEGs of every kind (grey, 4:2:0, 4:2:2, progressive, restart markers,
 // partial blocks), whole and cut into bands.
 #include "child_process.hpp"

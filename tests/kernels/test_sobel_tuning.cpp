@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // --variant auto: Sobel's candidates, its lines in the tuning cache, and the measurement that
-// fills them (tests/kernels/test_tuning_cache.cpp tests the file itself, and
+// fills them (tests/common/runtime/test_tuning_cache.cpp tests the file itself, and
 // tests/common/runtime/test_choose_fastest.cpp the decision rule).
 #include "kernels/image_views.hpp"
 #include "kernels/sobel/sobel_tuning.hpp"

@@ -44,7 +44,7 @@ TEST(CommonOptions, DefaultsAreTheDocumentedOnes)
     EXPECT_FALSE(options.device.platform || options.device.device || options.device.type);
 }
 
-// --png-deflate and --jpeg-idct (samples/app/codec_choice.hpp) take host, device or measure,
+// --png-deflate and --jpeg-idct (common/codecs/codec_choice.hpp) take host, device or measure,
 // each defaulting to its environment variable, the option winning; a bad value of either is a
 // usage error naming the option or the variable.
 TEST(CommonOptions, CodecOptionsWinOverTheirVariables)

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Where the codecs run (samples/app/codec_choice.hpp): one rule settles both; a JPEG opened
+// Where the codecs run (common/codecs/codec_choice.hpp): one rule settles both; a JPEG opened
 // before the device is known follows the device its selection found last time. (test_cli.cpp
 // parses the options and variables; tests/e2e/test_codec_choice.cpp runs the measurements and a
 // wrong guess through a sample.)
-#include "samples/app/codec_choice.hpp"
+#include "common/codecs/codec_choice.hpp"
 #include "common/imageio/png_writer.hpp"
 #include "common/runtime/errors.hpp"
-#include "kernels/tuning_cache.hpp"
+#include "common/runtime/tuning_cache.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/png_deflate/png_deflate_reference.hpp"
+#include "common/codecs/png_deflate/png_deflate_reference.hpp"
 
 #include <algorithm>
 #include <stdexcept>

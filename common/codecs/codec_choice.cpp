@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "samples/app/codec_choice.hpp"
+#include "common/codecs/codec_choice.hpp"
 
-#include "samples/app/cli.hpp"
-
+#include "common/codecs/jpeg_idct/jpeg_idct_filter.hpp"
+#include "common/codecs/png_deflate/png_deflate_encoder.hpp"
 #include "common/imageio/deflate_parallel.hpp"
 #include "common/imageio/jpeg.hpp"
 #include "common/imageio/png_writer.hpp"
 #include "common/runtime/errors.hpp"
-#include "kernels/jpeg_idct/jpeg_idct_filter.hpp"
-#include "kernels/png_deflate/png_deflate_encoder.hpp"
-#include "kernels/tuning_cache.hpp"
+#include "common/runtime/tuning_cache.hpp"
 
 #include <algorithm>
 #include <cctype>

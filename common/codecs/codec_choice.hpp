@@ -12,14 +12,14 @@
 namespace sdk {
 
 // Where the photo path's two codecs run their data-parallel half: the PNG output's compression
-// (zlib on the host's cores, or the device's encoder, kernels/png_deflate/) and a JPEG input's
-// inverse DCT (libjpeg on the host, or the device's, kernels/jpeg_idct/). Both give the same
+// (zlib on the host's cores, or the device's encoder, common/codecs/png_deflate/) and a JPEG input's
+// inverse DCT (libjpeg on the host, or the device's, common/codecs/jpeg_idct/). Both give the same
 // pixels either way; which is faster depends on the device (on a CPU device such as PoCL the
 // host is expected to win), so both are chosen one way, per device:
 //   host     the host, always
 //   device   the device, always, when it can (else the host, said once on stderr)
 //   measure  the cached winner for this device; when none is cached, both are timed once and
-//            the winner is kept in the tuning cache (kernels/tuning_cache.hpp; --retune does not
+//            the winner is kept in the tuning cache (common/runtime/tuning_cache.hpp; --retune does not
 //            touch it: delete the line `png_deflate ...` or `jpeg_idct ...` to measure again)
 //   unset    the cached winner for this device; with none, for PNG compression on a GPU or
 //            other non-CPU device a measurement, as with measure; else the host

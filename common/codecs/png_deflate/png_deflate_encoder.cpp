@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/png_deflate/png_deflate_encoder.hpp"
+#include "common/codecs/png_deflate/png_deflate_encoder.hpp"
 
 #include "common/runtime/errors.hpp"
 #include "common/runtime/kernel_args.hpp"
 #include "common/runtime/program.hpp"
 #include "common/runtime/transfers.hpp"
 #include "common/runtime/work_size.hpp"
-#include "kernels/png_deflate/deflate_block.hpp"
+#include "common/codecs/png_deflate/deflate_block.hpp"
 
 #include <zlib.h>
 

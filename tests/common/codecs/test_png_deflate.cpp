@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// png_deflate.cl through its host driver (kernels/png_deflate/png_deflate_encoder.hpp) against
+// png_deflate.cl through its host driver (common/codecs/png_deflate/png_deflate_encoder.hpp) against
 // the C++ reference, bit for bit, on awkward chunk sizes, after a larger chunk has left its
 // bits in the device's buffers and behind poisoned bytes already in the output, its rows
 // filtered on the device as on the host; and a PNG written through the device's encoder decodes
 // through libpng to the pixels.
 #include "common/imageio/png.hpp"
 #include "common/imageio/png_writer.hpp"
-#include "kernels/png_deflate/png_deflate_encoder.hpp"
-#include "kernels/png_deflate/png_deflate_reference.hpp"
+#include "common/codecs/png_deflate/png_deflate_encoder.hpp"
+#include "common/codecs/png_deflate/png_deflate_reference.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>

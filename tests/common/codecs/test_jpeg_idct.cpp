@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// jpeg_idct.cl against its C++ contract (kernels/jpeg_idct/jpeg_idct_reference.hpp), bit for bit:
+// jpeg_idct.cl against its C++ contract (common/codecs/jpeg_idct/jpeg_idct_reference.hpp), bit for bit:
 // random coefficients on every awkward size, a real JPEG's, whole images and bands starting
 // inside a row of blocks, rows padded to 64 and rows `width` bytes apart, with the output
 // poisoned so that a byte the kernel leaves unwritten, or writes past the end, shows.
-#include "kernels/jpeg_idct/jpeg_idct_filter.hpp"
-#include "kernels/jpeg_idct/jpeg_idct_reference.hpp"
+#include "common/codecs/jpeg_idct/jpeg_idct_filter.hpp"
+#include "common/codecs/jpeg_idct/jpeg_idct_reference.hpp"
 #include "common/runtime/transfers.hpp"
 #include "codec_builders.hpp"
 #include "test_support.hpp"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The JPEG luminance's two halves on the host: the coefficients read_jpeg_luminance_coefficients
-// gives, turned into samples by the C++ reference IDCT (kernels/jpeg_idct/), must equal
+// gives, turned into samples by the C++ reference IDCT (common/codecs/jpeg_idct/), must equal
 // libjpeg-turbo's own grey decoding bit for bit, over small files written with libjpeg here:
 // qualities 50, 90, 100, grey and 4:2:0, 4:2:2, 4:4:4 colour, baseline, progressive and with
 // restart markers, on sizes that leave partial blocks and MCUs.
-#include "kernels/jpeg_idct/jpeg_idct_reference.hpp"
+#include "common/codecs/jpeg_idct/jpeg_idct_reference.hpp"
 #include "common/imageio/image.hpp"
 #include "common/imageio/jpeg.hpp"
 #include "codec_builders.hpp"

@@ -4,7 +4,7 @@
 // literal, or a run of at least 3 bytes equal to the byte before them as a distance-1 match);
 // the kernels walk the cells three times: to count the symbols (the host then builds the codes),
 // to count each cell's bits, and, after a scan has turned those into each cell's first bit, to
-// pack the codes. Everything here must equal kernels/png_deflate/png_deflate_reference.cpp.
+// pack the codes. Everything here must equal common/codecs/png_deflate/png_deflate_reference.cpp.
 
 #define CELL_BYTES 258
 #define LITERAL_LENGTH_SYMBOLS 286

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/jpeg_idct/jpeg_idct_reference.hpp"
+#include "common/codecs/jpeg_idct/jpeg_idct_reference.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "kernels/png_deflate/deflate_block.hpp"
+#include "common/codecs/png_deflate/deflate_block.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "samples/app/decoding_ahead.hpp"
+#include "common/codecs/decoding_ahead.hpp"
 
-#include "kernels/jpeg_idct/jpeg_idct_reference.hpp"
+#include "common/codecs/jpeg_idct/jpeg_idct_reference.hpp"
 #include "common/imageio/image_file.hpp"
 #include "common/imageio/temporary_files.hpp"
 

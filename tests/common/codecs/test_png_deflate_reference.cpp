@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The C++ reference of the device's PNG deflate (kernels/png_deflate/): its blocks are valid
+// The C++ reference of the device's PNG deflate (common/codecs/png_deflate/): its blocks are valid
 // deflate that zlib's own inflate reads back to the input, alone and joined as the PNG writer
 // joins chunks; its codes respect deflate's length limits; a PNG written with it decodes through
 // libpng to the pixels; and it stays within 10% of the zlib writer's size on edge and photo-like
 // images.
 #include "common/imageio/png.hpp"
 #include "common/imageio/png_writer.hpp"
-#include "kernels/png_deflate/deflate_block.hpp"
-#include "kernels/png_deflate/png_deflate_reference.hpp"
+#include "common/codecs/png_deflate/deflate_block.hpp"
+#include "common/codecs/png_deflate/png_deflate_reference.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The tuning cache file, size classes and work-group shapes: host only, no device.
-#include "kernels/tuning_cache.hpp"
+#include "common/runtime/tuning_cache.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Decoding a photo beside the device's start (samples/app/decoding_ahead.hpp): the luminance taken
+// Decoding a photo beside the device's start (common/codecs/decoding_ahead.hpp): the luminance taken
 // is the one decoding on the spot gives, its rows can be taken before the rest are decoded, a
 // damaged file's error comes out of take() and rows(), and an object never taken waits for its
 // thread rather than leave it running.
-#include "samples/app/decoding_ahead.hpp"
+#include "common/codecs/decoding_ahead.hpp"
 #include "samples/app/device_io.hpp"
-#include "kernels/jpeg_idct/jpeg_idct_reference.hpp"
+#include "common/codecs/jpeg_idct/jpeg_idct_reference.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/image_file.hpp"
 #include "common/imageio/luminance.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/png_deflate/deflate_block.hpp"
+#include "common/codecs/png_deflate/deflate_block.hpp"
 
 #include <algorithm>
 #include <numeric>

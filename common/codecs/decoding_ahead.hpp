@@ -8,7 +8,7 @@
 // The run then takes the rows as they are decoded (rows()), each piece on its way to the device
 // while later rows are still being decoded, waiting only for the rows it moves next.
 // A JPEG can instead stop at its coefficients (Output::coefficients): the entropy decoding on the
-// host, the inverse DCT then on the device (kernels/jpeg_idct/, --jpeg-idct).
+// host, the inverse DCT then on the device (common/codecs/jpeg_idct/, --jpeg-idct).
 #include "common/imageio/image.hpp"
 #include "common/imageio/input_file.hpp"
 #include "common/imageio/jpeg.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kernels/tuning_cache.hpp"
+#include "common/runtime/tuning_cache.hpp"
 
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/input_file.hpp"
