@@ -7,6 +7,7 @@
 #include "common/imageio/jpeg.hpp"
 #include "common/imageio/png_writer.hpp"
 #include "common/runtime/errors.hpp"
+#include "common/runtime/program.hpp"
 #include "common/runtime/tuning_cache.hpp"
 
 #include <algorithm>
@@ -110,6 +111,21 @@ void report(std::ostream& log, const Codec& codec, const std::string& image, con
 
 // ---- PNG compression ----
 
+// png_deflate.cl's program, built once per context: the measurement's encoder and the run's
+// share it, so a first run on a GPU compiles it once. Never destroyed, as the encoder below.
+cl::Program png_deflate_program(const OpenClContext& cl)
+{
+    static std::mutex mutex;
+    static cl_context context = nullptr;
+    static cl::Program* program = nullptr;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!program || context != cl.context()) {
+        program = new cl::Program(build_program(cl, "png_deflate.cl", ""));
+        context = cl.context();
+    }
+    return *program;
+}
+
 // The device's encoder, built once per context (a batch's photos share one) and never destroyed:
 // releasing OpenCL objects from static destructors at exit races the runtime's own teardown.
 PngDeflateEncoder& encoder_for(const OpenClContext& cl)
@@ -119,7 +135,8 @@ PngDeflateEncoder& encoder_for(const OpenClContext& cl)
     static PngDeflateEncoder* encoder = nullptr;
     std::lock_guard<std::mutex> lock(mutex);
     if (!encoder || context != cl.context()) {
-        encoder = new PngDeflateEncoder(cl);  // an older context's encoder stays, unused
+        // An older context's encoder stays, unused.
+        encoder = new PngDeflateEncoder(cl, png_deflate_program(cl));
         context = cl.context();
     }
     return *encoder;
@@ -152,7 +169,7 @@ Timings measure_png_deflate(const OpenClContext& cl)
     const Image image = edge_image();
     // An encoder of its own on `cl`, which records nothing (settle_both): the run's shared one,
     // encoder_for's, records the run's commands for --trace.
-    PngDeflateEncoder encoder(cl);
+    PngDeflateEncoder encoder(cl, png_deflate_program(cl));
     const PngRowsEncoder device = device_encoder(encoder);
     const DeflateRows device_rows = png_deflate_rows(image, device);
     const PngRowsEncoder zlib;
@@ -256,10 +273,7 @@ CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, 
                         const std::function<void()>& settle_first)
 {
     CodecChoice choice;
-    // The measurements' commands run in no step of the run: they stay out of --trace's
-    // timeline, as the tuners' candidates do.
-    OpenClContext measuring = cl;
-    measuring.commands = nullptr;
+    const OpenClContext measuring = cl.unrecorded();
     const std::string encoder_refusal = PngDeflateEncoder::unavailable(cl.device);
     if (settings.png_deflate == CodecSetting::device && !encoder_refusal.empty())
         note_once(png_device_refused,

@@ -88,6 +88,15 @@ struct OpenClContext {
     std::string device_name() const;
     // device_limits(device).max_allocation_bytes.
     std::uint64_t max_allocation_bytes() const;
+
+    // This context, its commands kept out of --trace's timeline: for measurements (the tuners'
+    // candidates, the codec choice) that run in no step of the run.
+    OpenClContext unrecorded() const
+    {
+        OpenClContext quiet = *this;
+        quiet.commands = nullptr;
+        return quiet;
+    }
 };
 
 OpenClContext make_context(const DeviceSelection& selection);

@@ -79,9 +79,7 @@ Contestants<FirChoice> fir_contestants(const OpenClContext& cl, Border border, i
                                              ? separable_window_coefficients(size)
                                              : full_window_coefficients(size);
     Contestants<FirChoice> contestants;
-    // The candidates' commands stay out of --trace's timeline: they run in no step of the run.
-    OpenClContext measuring = cl;
-    measuring.commands = nullptr;
+    const OpenClContext measuring = cl.unrecorded();
     contestants.launch = [cl = measuring, border, coefficients, image, filters](FirChoice& candidate) {
         auto& filter = (*filters)[candidate.variant];
         if (!filter) {

@@ -29,9 +29,7 @@ MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
     auto recipe =
         work_group_recipe(morphology_tuning_key(device_key(cl.device), element, size_class));
     recipe.prepare = [&](ImageSize size) {
-        // The candidates' commands stay out of --trace's timeline: they run in no step of the run.
-        OpenClContext measuring = cl;
-        measuring.commands = nullptr;
+        const OpenClContext measuring = cl.unrecorded();
         auto morphology = std::make_shared<MorphologyFilter>(measuring, element);
         morphology->allocate(size.width, size.height);
         fill_random(cl, morphology->luminance_buffer(), RandomValues::bytes);

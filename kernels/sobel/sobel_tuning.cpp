@@ -60,9 +60,7 @@ Contestants<SobelChoice> sobel_contestants(const OpenClContext& cl, Border borde
 {
     auto filters = std::make_shared<std::map<SobelVariant, std::unique_ptr<SobelFilter>>>();
     Contestants<SobelChoice> contestants;
-    // The candidates' commands stay out of --trace's timeline: they run in no step of the run.
-    OpenClContext measuring = cl;
-    measuring.commands = nullptr;
+    const OpenClContext measuring = cl.unrecorded();
     contestants.launch = [cl = measuring, border, size, filters](SobelChoice& candidate) {
         auto& filter = (*filters)[candidate.variant];
         if (!filter) {

@@ -144,7 +144,13 @@ struct PngDeflateEncoder::Lane {
 };
 
 PngDeflateEncoder::PngDeflateEncoder(const OpenClContext& cl, std::size_t lanes)
-    : cl_(cl), program_(build_program(cl, "png_deflate.cl", ""))
+    : PngDeflateEncoder(cl, build_program(cl, "png_deflate.cl", ""), lanes)
+{
+}
+
+PngDeflateEncoder::PngDeflateEncoder(const OpenClContext& cl, const cl::Program& program,
+                                     std::size_t lanes)
+    : cl_(cl), program_(program)
 {
     if (const std::string why = unavailable(cl.device); !why.empty())
         throw std::runtime_error("PNG deflate on the device: " + why);

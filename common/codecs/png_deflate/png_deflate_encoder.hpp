@@ -27,6 +27,10 @@ namespace sdk {
 class PngDeflateEncoder {
 public:
     explicit PngDeflateEncoder(const OpenClContext& cl, std::size_t lanes = kDefaultLanes);
+    // The same with png_deflate.cl's program already built on `cl`'s context (two encoders on
+    // one context then build it once).
+    PngDeflateEncoder(const OpenClContext& cl, const cl::Program& program,
+                      std::size_t lanes = kDefaultLanes);
     ~PngDeflateEncoder();
     PngDeflateEncoder(const PngDeflateEncoder&) = delete;
     PngDeflateEncoder& operator=(const PngDeflateEncoder&) = delete;
