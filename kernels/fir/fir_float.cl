@@ -98,7 +98,7 @@ __kernel void fir_float(__global const float* restrict luminance, const int widt
 // [Kernel]
 
 // Without -DRADIUS the program holds the 3x3 kernel alone, which so builds on its own
-// (tests/kernels/test_fir.cpp): fir_window.cl and the KxK kernel need the radius.
+// (tests/kernels/fir/test_fir_kernel.cpp): fir_window.cl and the KxK kernel need the radius.
 #ifdef RADIUS
 #include "fir_window.cl"
 

@@ -16,8 +16,8 @@ constexpr int kLargestElementSide = 63;
 
 // OpenCV's getStructuringElement(shape, Size(width, height)) with the anchor at the centre, for
 // MorphologyShape::rectangle, cross or ellipse: a width x height Image of 1 and 0. Written from
-// OpenCV's documented rule, not its code; tests/kernels/opencv_ellipses.txt holds OpenCV's own
-// ellipses to check it against.
+// OpenCV's documented rule, not its code; tests/kernels/morphology/opencv_ellipses.txt holds
+// OpenCV's own ellipses to check it against.
 Image opencv_element_mask(MorphologyShape shape, int width, int height);
 
 // The element's mask: the square's and the diamond's by their definitions, the others
