@@ -2,7 +2,6 @@
 // The fir_float kernel against the double-precision C++ reference on awkward sizes, every border,
 // the tutorial's and random weights; known answers; the outputs module; and the parsing of
 // --coefficients.
-#include "samples/app/cli.hpp"
 #include "kernels/fir/fir_coefficients.hpp"
 #include "kernels/fir/fir_filter.hpp"
 #include "kernels/fir/fir_outputs.hpp"
@@ -12,6 +11,7 @@
 #include "common/runtime/errors.hpp"
 #include "common/runtime/kernel_args.hpp"
 #include "common/runtime/program.hpp"
+#include "common/runtime/transfers.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/imageio/npy.hpp"
 #include "test_support.hpp"
