@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "samples/fir_float/fir_options.hpp"
 
-#include "samples/app/cli.hpp"
+#include "samples/app/option_values.hpp"
 #include "samples/app/compare.hpp"
 #include "samples/fir_float/coefficients_file.hpp"
 #include "common/runtime/errors.hpp"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "samples/sobel/sobel_options.hpp"
 
-#include "samples/app/cli.hpp"
+#include "samples/app/messages.hpp"
+#include "samples/app/option_values.hpp"
 #include "samples/app/compare.hpp"
 
 #include <optional>
