@@ -2,8 +2,9 @@
 #include "bench_support.hpp"
 
 #include "common/imageio/bmp.hpp"
-#include "samples/app/cli.hpp"
+#include "samples/app/common_options.hpp"
 #include "common/imageio/luminance.hpp"
+#include "common/runtime/errors.hpp"
 #include "common/runtime/profiling.hpp"
 
 #include <algorithm>

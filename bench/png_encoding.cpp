@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "png_encoding.hpp"
 
-#include "samples/app/cli.hpp"
+#include "samples/app/common_options.hpp"
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/png.hpp"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "common/imageio/file_io.hpp"
 
-#include "common/imageio/output_set.hpp"
 #include "common/imageio/temporary_files.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -205,11 +205,21 @@ void remove_temporary(const std::filesystem::path& temporary)
     forget_temporary(temporary);
 }
 
+namespace {
+std::atomic<ReservationLookup> reservation_lookup{nullptr};
+}  // namespace
+
+void set_reservation_lookup(ReservationLookup lookup)
+{
+    reservation_lookup.store(lookup);
+}
+
 AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path)
 {
     ignore_file_size_signal();
     // Part of the run's output set: write the temporary it made; the set renames it.
-    if (ReservedOutput* reserved = OutputSet::reserved_for(path)) {
+    const ReservationLookup lookup = reservation_lookup.load();
+    if (ReservedOutput* reserved = lookup ? lookup(path) : nullptr) {
         if (reserved->taken) throw std::logic_error("AtomicFile: " + quoted(path) + " opened twice");
         reserved->taken = true;
         reserved_ = reserved;

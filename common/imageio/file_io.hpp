@@ -58,7 +58,19 @@ struct TemporaryFile {
 TemporaryFile create_temporary_beside(const std::filesystem::path& path);
 void remove_temporary(const std::filesystem::path& temporary);  // and forget it
 
-struct ReservedOutput;  // output_set.hpp
+// What OutputSet keeps for one output; AtomicFile takes the descriptor and reports completion.
+struct ReservedOutput {
+    std::filesystem::path target;     // the file that will be replaced (links followed)
+    std::filesystem::path temporary;  // where it is written meanwhile
+    int fd = -1;                      // open on `temporary` until an AtomicFile takes it
+    bool taken = false;
+    bool complete = false;            // written and closed without error
+};
+
+// How AtomicFile finds the reservation for its path. OutputSet, which sits above this file,
+// hands its lookup in when a set is made; until then no path is reserved.
+using ReservationLookup = ReservedOutput* (*)(const std::filesystem::path& path);
+void set_reservation_lookup(ReservationLookup lookup);
 
 // A file written piece by piece through a temporary in its folder, created at once (so an
 // unwritable folder fails before any work), and renamed over `path` by commit(). Destroyed

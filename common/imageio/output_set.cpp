@@ -161,6 +161,7 @@ OutputSet::OutputSet(const std::vector<std::filesystem::path>& inputs,
         discard();
         throw;
     }
+    set_reservation_lookup(&OutputSet::reserved_for);  // AtomicFile's way to this set
     const std::lock_guard<std::mutex> hold(live_sets_lock);
     live_sets.push_back(this);
 }

@@ -7,7 +7,7 @@
 
 namespace sdk {
 
-struct ReservedOutput;
+struct ReservedOutput;  // file_io.hpp
 
 // Every file one run writes, as one all-or-nothing set: all of them replaced together when the
 // run succeeds, none of them touched when it fails, runs out of disk or is stopped by a signal.
@@ -49,15 +49,6 @@ private:
 
     std::vector<std::unique_ptr<ReservedOutput>> files_;
     std::vector<std::filesystem::path> created_folders_;
-};
-
-// What OutputSet keeps for one output; AtomicFile takes the descriptor and reports completion.
-struct ReservedOutput {
-    std::filesystem::path target;     // the file that will be replaced (links followed)
-    std::filesystem::path temporary;  // where it is written meanwhile
-    int fd = -1;                      // open on `temporary` until an AtomicFile takes it
-    bool taken = false;
-    bool complete = false;            // written and closed without error
 };
 
 }  // namespace sdk

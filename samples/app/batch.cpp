@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "samples/app/batch.hpp"
 
+#include "samples/app/messages.hpp"
 #include "samples/app/photos_in_flight.hpp"
 #include "samples/app/sample_io.hpp"
 

@@ -7,7 +7,9 @@
 // its context and the built programs are started once and shared (reuse_contexts), several
 // photos are in flight at once, each on a thread with its own queue, and each photo's files are
 // their own output set, so one bad photo costs only itself.
-#include "samples/app/cli.hpp"
+#include "samples/app/common_options.hpp"
+
+#include <CLI/CLI.hpp>
 
 #include <filesystem>
 #include <string>

@@ -2,6 +2,8 @@
 #include "samples/app/cli.hpp"
 
 #include "samples/app/batch.hpp"
+#include "samples/app/messages.hpp"
+#include "samples/app/option_values.hpp"
 
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/cores.hpp"
@@ -17,18 +19,6 @@
 #include <iostream>
 
 namespace sdk {
-
-std::filesystem::path default_input_image()
-{
-    return executable_directory() / "assets" / "input.bmp";
-}
-
-CLI::Validator a_value(const std::string& when_empty)
-{
-    return CLI::Validator(
-        [when_empty](std::string& text) { return text.empty() ? when_empty : std::string(); },
-        "");  // no description: the option's type name (FILE, WxH, ...) says what it takes
-}
 
 namespace {
 // The bundled image is found relative to the executable: in a build, bin/assets is a link to the
@@ -209,62 +199,6 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
     if (bands == BandsOption::not_offered) band_rows->group("");
 }
 
-CLI::Option* accept_names(CLI::Option* option, const std::vector<std::string>& names,
-                          const std::function<std::string(const std::string&)>& value_of)
-{
-    std::string choices;
-    for (const std::string& name : names) choices += (choices.empty() ? "" : "|") + name;
-    option->type_name(choices);
-    option->transform(CLI::Validator(
-        [names, choices, value_of](std::string& text) {
-            std::string lower = text;
-            for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            if (std::find(names.begin(), names.end(), lower) == names.end())
-                return "'" + text + "' is not one of " + choices;
-            text = value_of ? value_of(lower) : lower;
-            return std::string();
-        },
-        ""));  // no description: the type name already lists the names
-    return option;
-}
-
-namespace {
-bool parse_shape(const std::string& text, std::size_t& x, std::size_t& y)
-{
-    const auto separator = text.find('x');
-    if (separator == std::string::npos || separator == 0 || separator + 1 == text.size())
-        return false;
-    try {
-        std::size_t used_x = 0, used_y = 0;
-        const std::string width = text.substr(0, separator), height = text.substr(separator + 1);
-        x = std::stoul(width, &used_x);
-        y = std::stoul(height, &used_y);
-        return used_x == width.size() && used_y == height.size() && isdigit(width[0]) &&
-               isdigit(height[0]) && x > 0 && y > 0 && x <= 4096 && y <= 4096;
-    } catch (const std::exception&) {
-        return false;
-    }
-}
-}  // namespace
-
-CLI::Validator work_group_validator()
-{
-    return CLI::Validator(
-        [](std::string& text) {
-            std::size_t x = 0, y = 0;
-            return parse_shape(text, x, y) ? std::string() : "expected WxH, e.g. 32x8";
-        },
-        "");  // no description: the options name their type WxH
-}
-
-std::pair<std::size_t, std::size_t> parse_work_group(const std::string& text)
-{
-    std::size_t x = 0, y = 0;
-    if (!parse_shape(text, x, y))
-        throw UsageError("work-group shape '" + text + "': expected WxH, e.g. 32x8");
-    return {x, y};
-}
-
 int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
                const std::function<void()>& body)
 {
@@ -323,41 +257,4 @@ int run_sample_as_asked(CLI::App& app, int argc, char** argv, CommonOptions& opt
 }
 }  // namespace
 
-int exit_status_of(const std::string& name, const std::function<void()>& work,
-                   const std::string& subject)
-{
-    // Each message is one write: a batch's photos fail side by side, and lines must not mix.
-    const auto line = [&](const std::string& what) {
-        const bool named = subject.empty() || what.find(subject) != std::string::npos;
-        return printable(name + ": " + (named ? "" : subject + ": ") + what);
-    };
-    const auto say = [](const std::string& text) { std::cerr << text << std::flush; };
-    try {
-        work();
-        return 0;
-    } catch (const UsageError& error) {
-        say(line(error.what()) + " (try --help)\n");
-        return 2;
-    } catch (const BuildError& error) {
-        say(error.log() + "\n" + line(error.what()) + "\n");
-        return 1;
-    } catch (const std::bad_alloc&) {
-        // An allocation no step names: at least say it was memory, and what limits it.
-        say(line(out_of_memory_message("", 0)) + "\n");
-        return 1;
-    } catch (const std::exception& error) {
-        say(line(error.what()) + "\n");
-        return 1;
-    }
-}
-
-}  // namespace sdk
-
-namespace sdk {
-std::ostream& null_stream()
-{
-    // One per thread: a batch's photos run quiet side by side, and a write sets the stream's state.
-    thread_local std::ostream discard(nullptr);
-    return discard;
-}
 }  // namespace sdk

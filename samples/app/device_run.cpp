@@ -2,9 +2,11 @@
 #include "samples/app/device_run.hpp"
 
 #include "common/codecs/codec_choice.hpp"
+#include "samples/app/messages.hpp"
 #include "samples/app/report.hpp"
 #include "samples/app/run_floor.hpp"
 #include "samples/app/sample_io.hpp"
+#include "common/runtime/errors.hpp"
 
 #include <iostream>
 #include <utility>

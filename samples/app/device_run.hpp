@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-#include "samples/app/cli.hpp"
+#include "samples/app/common_options.hpp"
 #include "samples/app/device_io.hpp"
 #include "common/imageio/output_set.hpp"
 #include "common/runtime/bands.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "samples/app/tuning_options.hpp"
 
-#include "samples/app/cli.hpp"
+#include "samples/app/option_values.hpp"
 #include "common/runtime/errors.hpp"
 
 namespace sdk {

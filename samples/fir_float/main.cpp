@@ -6,7 +6,9 @@
 // in kernels/fir/.
 #include "samples/app/cli.hpp"
 #include "samples/app/device_run.hpp"
-#include "samples/app/fir_options.hpp"
+#include "samples/fir_float/fir_options.hpp"
+#include "samples/fir_float/fir_timings.hpp"
+#include "samples/fir_float/float_conversions.hpp"
 #include "samples/app/report.hpp"
 #include "kernels/fir/fir_filter.hpp"
 #include "kernels/fir/fir_outputs.hpp"

@@ -7,9 +7,10 @@
 // does. The kernels are in morphology_packed.cl.
 #include "samples/app/cli.hpp"
 #include "samples/app/device_run.hpp"
-#include "samples/app/element_option.hpp"
-#include "samples/app/morphology_options.hpp"
-#include "samples/app/roi_option.hpp"
+#include "samples/morphology_packed/element_option.hpp"
+#include "samples/morphology_packed/morphology_options.hpp"
+#include "samples/morphology_packed/morphology_timings.hpp"
+#include "samples/morphology_packed/roi_option.hpp"
 #include "kernels/morphology/morphology_filter.hpp"
 #include "kernels/morphology/morphology_outputs.hpp"
 #include "kernels/morphology/morphology_tuning.hpp"

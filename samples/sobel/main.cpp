@@ -7,7 +7,9 @@
 #include "samples/app/cli.hpp"
 #include "samples/app/device_run.hpp"
 #include "samples/app/report.hpp"
-#include "samples/app/sobel_options.hpp"
+#include "samples/sobel/host_conversions.hpp"
+#include "samples/sobel/sobel_options.hpp"
+#include "samples/sobel/sobel_timings.hpp"
 #include "kernels/sobel/sobel_filter.hpp"
 #include "kernels/sobel/sobel_outputs.hpp"
 

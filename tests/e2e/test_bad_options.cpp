@@ -233,7 +233,7 @@ TEST_F(FirSizeOption, CoefficientsMustNumberTheSizeSquared)
                    "--coefficients takes 25 numbers");
 }
 
-// --coefficients @FILE (samples/app/coefficients_file.hpp): every way a file can be wrong is one
+// --coefficients @FILE (samples/fir_float/coefficients_file.hpp): every way a file can be wrong is one
 // line and exit status 2; the pages' windows in assets/fir/ run from any folder.
 TEST_F(FirSizeOption, CoefficientsFileThatCannotBeUsedIsRefused)
 {

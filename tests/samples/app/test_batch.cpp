@@ -2,6 +2,7 @@
 // A batch's plan (samples/app/batch.hpp): which inputs make a batch, which files of a folder are
 // its photos and in what order, each photo's result, and what is refused before any work.
 #include "samples/app/batch.hpp"
+#include "samples/app/cli.hpp"
 #include "common/imageio/file_io.hpp"
 #include "common/runtime/errors.hpp"
 

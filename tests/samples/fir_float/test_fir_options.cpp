@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // fir_float's weights from its options: parsed for --size, and a warning on the standard error
 // (not a refusal) when they sum above 1, naming the output that may saturate.
-#include "samples/app/fir_options.hpp"
-#include "samples/app/coefficients_file.hpp"
+#include "samples/fir_float/fir_options.hpp"
+#include "samples/fir_float/coefficients_file.hpp"
 
 #include "common/runtime/errors.hpp"
 #include "common/runtime/program.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "samples/app/element_option.hpp"
+#include "samples/morphology_packed/element_option.hpp"
 
 #include "common/runtime/errors.hpp"
 #include "kernels/morphology/structuring_element.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // --roi X,Y,W,H: parsed strictly, and checked against the image before any work.
-#include "samples/app/roi_option.hpp"
+#include "samples/morphology_packed/roi_option.hpp"
 
 #include "common/runtime/errors.hpp"
 

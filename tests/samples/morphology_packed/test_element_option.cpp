@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // --shape with --size WxH: the structuring element a command line names, and the sizes refused
 // as usage errors.
-#include "samples/app/element_option.hpp"
+#include "samples/morphology_packed/element_option.hpp"
 
 #include "common/runtime/errors.hpp"
 

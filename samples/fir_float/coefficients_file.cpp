@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "samples/app/coefficients_file.hpp"
+#include "samples/fir_float/coefficients_file.hpp"
 
 #include "common/runtime/errors.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "samples/app/roi_option.hpp"
+#include "samples/morphology_packed/roi_option.hpp"
 
 #include "common/runtime/errors.hpp"
 

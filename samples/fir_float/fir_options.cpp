@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "samples/app/fir_options.hpp"
+#include "samples/fir_float/fir_options.hpp"
 
-#include "samples/app/cli.hpp"
-#include "samples/app/coefficients_file.hpp"
+#include "samples/app/option_values.hpp"
 #include "samples/app/compare.hpp"
-#include "samples/app/report.hpp"
-#include "samples/app/verdict.hpp"
+#include "samples/fir_float/coefficients_file.hpp"
 #include "common/runtime/errors.hpp"
 #include "common/runtime/program.hpp"
 #include "kernels/fir/fir_separable.hpp"
@@ -14,6 +12,7 @@
 #include <optional>
 
 namespace sdk {
+
 
 void add_fir_options(CLI::App& app, FirOptions& options)
 {
@@ -99,75 +98,6 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
         choice.group_x = choice.group_y = 0;  // its own default, which fits the device
     }
     return choice;
-}
-
-void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border border,
-                        const FirCoefficients& coefficients, FirFilter& fir,
-                        unsigned iterations, const FirOptions& options)
-{
-    // Each variant in its fastest shape, or all in the one --work-group gives.
-    const std::optional<WorkGroupShape> shape = named_work_group(options.tuning);
-    std::vector<VariantTime> times;
-    bool host_clock = false;
-    for (const FirVariantMedian& variant :
-         time_fir_variants(cl, border, coefficients, fir, iterations, shape)) {
-        times.push_back({memory_name(variant.variant) + " " + std::to_string(variant.shape.x) +
-                             "x" + std::to_string(variant.shape.y),
-                         variant.median_ms});
-        host_clock = host_clock || variant.host_clock;
-    }
-    if (fir.separable()) {
-        const bool one_kernel = fir.variant() == FirVariant::local;
-        const Statistics separable = fir.time_runs(iterations);
-        times.push_back({one_kernel ? "separable kernel in local memory" : "separable passes",
-                         separable.median});
-        host_clock = host_clock || separable.host_clock;
-    }
-    log << verdict_line(cl.device_name(), times, host_clock) << "\n";
-}
-
-void report_fir_timings(DeviceRun& run, const FirCoefficients& coefficients, FirFilter& fir,
-                        const FirOptions& options)
-{
-    const unsigned iterations = run.options.iterations;
-    if (iterations > 0) {
-        print_kernel_statistics(run.log, iterations, fir.time_runs(iterations), fir.bytes_moved());
-        report_fir_verdict(run.log, run.cl, run.options.border, coefficients, fir, iterations, options);
-    }
-    if (options.compare) {
-        const unsigned rounds = compare_rounds(iterations);
-        print_comparison(run.log, run.cl.device_name(), run.width(), run.height(), rounds,
-                         compare_fir_variants(run.cl, run.options.border, coefficients, fir, rounds));
-    }
-}
-
-void load_float_luminance(DeviceRun& run, RowConversions& conversions, FirFilter& fir,
-                          const DeviceRun::LoadLuminance& load)
-{
-    const std::size_t width = fir.width();
-    const std::size_t rows = fir.height();
-    const std::uint64_t pixels = std::uint64_t{width} * rows;
-    const cl::Buffer luminance_bytes = create_image_buffer(
-        run.cl, MemoryMode::copy, CL_MEM_READ_WRITE, pixels, "the 8-bit luminance");
-    load(luminance_bytes, width);
-    run.pipeline.time("kernel luminance to float", pixels + 4 * pixels, [&] {
-        conversions.to_float(luminance_bytes, width, rows, width, fir.luminance_buffer(),
-                             fir.float_pitch()).wait();
-    });
-}
-
-BandResult round_to_8bit(DeviceRun& run, RowConversions& conversions, const FirFilter& fir)
-{
-    const std::size_t width = fir.width();
-    const std::size_t rows = fir.height();
-    const std::uint64_t pixels = std::uint64_t{width} * rows;
-    const cl::Buffer result_bytes = create_image_buffer(
-        run.cl, MemoryMode::copy, CL_MEM_READ_WRITE, pixels, "the 8-bit result");
-    run.pipeline.time("kernel float to 8 bits", 4 * pixels + pixels, [&] {
-        conversions.to_8bit(fir.output_buffer(), fir.float_pitch(), width, rows, result_bytes,
-                            width).wait();
-    });
-    return BandResult{result_bytes, width};
 }
 
 }  // namespace sdk
