@@ -322,14 +322,15 @@ void time_auto_contest(benchmark::State& state, Suite* suite, const Work& work,
         double round_seconds = 0;
         const auto turn_seconds = [&round_seconds](TimedKernel& kernel) {
             return time_turn([&](unsigned count) {
-                std::vector<double> ms;
-                for (unsigned n = 0; n < count; ++n) {
-                    const double seconds = kernel.run_seconds();
-                    round_seconds += seconds;
-                    ms.push_back(seconds * 1e3);
-                }
-                return ms;
-            }) / 1e3;
+                       std::vector<double> ms;
+                       for (unsigned n = 0; n < count; ++n) {
+                           const double seconds = kernel.run_seconds();
+                           round_seconds += seconds;
+                           ms.push_back(seconds * 1e3);
+                       }
+                       return ms;
+                   }) /
+                   1e3;
         };
         Samples auto_samples;
         std::vector<Samples> candidate_samples(contest.candidates.size());
@@ -361,8 +362,8 @@ void time_auto_contest(benchmark::State& state, Suite* suite, const Work& work,
         state.counters["fastest_ms"] = fastest_seconds * 1e3;
         if (fastest_seconds > 0)
             state.counters["auto_over_fastest"] = auto_samples.median() / fastest_seconds;
-        state.SetLabel("auto: " + contest.auto_choice + "; fastest: " +
-                       contest.candidates[fastest].name + "; " + names);
+        state.SetLabel("auto: " + contest.auto_choice +
+                       "; fastest: " + contest.candidates[fastest].name + "; " + names);
     });
 }
 
@@ -404,8 +405,8 @@ AutoContest work_group_contest(const Tuned<WorkGroupShape>& tuned,
                                const std::vector<WorkGroupShape>& candidates,
                                const std::shared_ptr<ShapeableKernel>& kernel)
 {
-    AutoContest contest{shape_text(tuned.choice), {},
-                        std::make_shared<WithShape>(kernel, tuned.choice)};
+    AutoContest contest{
+        shape_text(tuned.choice), {}, std::make_shared<WithShape>(kernel, tuned.choice)};
     for (const WorkGroupShape& shape : candidates)
         contest.candidates.push_back(
             {shape_text(shape), std::make_shared<WithShape>(kernel, shape)});
@@ -427,9 +428,11 @@ AutoContest variant_contest(
         if (!kernel) kernel = make(variant);
         return kernel;
     };
-    AutoContest contest{describe(choice), {},
-                        std::make_shared<WithShape>(kernel_of(choice.variant),
-                                                    WorkGroupShape{choice.group_x, choice.group_y})};
+    AutoContest contest{
+        describe(choice),
+        {},
+        std::make_shared<WithShape>(kernel_of(choice.variant),
+                                    WorkGroupShape{choice.group_x, choice.group_y})};
     for (const Choice& candidate : candidates) {
         const WorkGroupShape shape{candidate.group_x, candidate.group_y};
         contest.candidates.push_back(
@@ -524,8 +527,8 @@ void register_startup(const std::string& what, std::function<void()> start)
 void register_all(Suite& suite, const std::vector<Size>& sizes)
 {
     const std::vector<SobelVariant> sobel_variants{
-        SobelVariant::no_vectors, SobelVariant::vector_16x1, SobelVariant::vector_16x4,
-        SobelVariant::packed_16x4, SobelVariant::local_tile, SobelVariant::image};
+        SobelVariant::no_vectors,  SobelVariant::vector_16x1, SobelVariant::vector_16x4,
+        SobelVariant::packed_16x4, SobelVariant::local_tile,  SobelVariant::image};
     // Where the device has no images (or none this large), the image entries are left out.
     const auto runs_here = [&suite](SobelVariant variant, std::size_t width, std::size_t height) {
         return sobel_variant_unavailable(suite.cl, variant, width, height).empty();
@@ -573,9 +576,10 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         // a fresh file to make it measure). The fixed variants above run 32x8 groups.
         register_kernel(suite, "sobel", "auto", size, sobel_needs,
                         [size](const OpenClContext& context, const Image& image) {
-                            const SobelChoice choice = choose_sobel_kernel(
-                                context, Border::replicate, size.width, size.height,
-                                Tuning::finish).choice;
+                            const SobelChoice choice =
+                                choose_sobel_kernel(context, Border::replicate, size.width,
+                                                    size.height, Tuning::finish)
+                                    .choice;
                             std::cerr << "kernel/sobel/auto/" << size_name(size) << ": "
                                       << describe(choice) << '\n';
                             auto kernel = std::make_shared<SobelKernel>(context, choice, image);
@@ -586,42 +590,48 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
         // "auto against every candidate" table), for each tuned filter. The tuners cache their
         // choices like the samples; set SDK_TUNING_CACHE to a fresh file to make them measure.
         // One filter per variant, its shapes taking turns on its buffers, as in the tuner.
-        register_auto_contest(suite, "sobel", size, sobel_needs,
-                              // The image kernel is auto's candidate only where it reads
-                              // the buffer itself (kernels/sobel/sobel_tuning.cpp says why).
-                              [size, images = runs_here(SobelVariant::image, size.width, size.height) &&
-                                              images_from_buffers(suite.cl, pitch_for(size.width))](
-                                  const OpenClContext& context, const Image& image) {
-            return variant_contest<SobelChoice>(
-                choose_sobel_kernel(context, Border::replicate, size.width, size.height,
-                                    Tuning::finish).choice,
-                sobel_candidates(true, images),
-                [&](SobelVariant variant) {
-                    return std::make_shared<SobelKernel>(context, variant, image);
-                },
-                variant_name);
-        });
+        register_auto_contest(
+            suite, "sobel", size, sobel_needs,
+            // The image kernel is auto's candidate only where it reads
+            // the buffer itself (kernels/sobel/sobel_tuning.cpp says why).
+            [size, images = runs_here(SobelVariant::image, size.width, size.height) &&
+                            images_from_buffers(suite.cl, pitch_for(size.width))](
+                const OpenClContext& context, const Image& image) {
+                return variant_contest<SobelChoice>(
+                    choose_sobel_kernel(context, Border::replicate, size.width, size.height,
+                                        Tuning::finish)
+                        .choice,
+                    sobel_candidates(true, images),
+                    [&](SobelVariant variant) {
+                        return std::make_shared<SobelKernel>(context, variant, image);
+                    },
+                    variant_name);
+            });
         register_auto_contest(suite, "fir", size, fir_needs,
                               [size](const OpenClContext& context, const Image& image) {
-            // The image kernel only where auto's tuner lets it compete: not here (PoCL).
-            return variant_contest<FirChoice>(
-                choose_fir_kernel(context, Border::replicate, 3, size.width, size.height,
-                                  Tuning::finish).choice,
-                fir_candidates(false),
-                [&](FirVariant variant) {
-                    return std::make_shared<FirKernel>(context, image, variant);
-                },
-                fir_variant_name);
-        });
-        register_auto_contest(suite, "morphology_diamond_dilate", size, morphology_needs,
-                              [size](const OpenClContext& context, const Image& image) {
-            return work_group_contest(
-                choose_morphology_work_group(context, MorphologyShape::diamond, size.width,
-                                             size.height, Tuning::finish),
-                morphology_candidates(),
-                std::make_shared<MorphologyKernel>(context, MorphologyShape::diamond,
-                                                   MorphologyOperation::dilate, image));
-        });
+                                  // The image kernel only where auto's tuner lets it compete: not
+                                  // here (PoCL).
+                                  return variant_contest<FirChoice>(
+                                      choose_fir_kernel(context, Border::replicate, 3, size.width,
+                                                        size.height, Tuning::finish)
+                                          .choice,
+                                      fir_candidates(false),
+                                      [&](FirVariant variant) {
+                                          return std::make_shared<FirKernel>(context, image,
+                                                                             variant);
+                                      },
+                                      fir_variant_name);
+                              });
+        register_auto_contest(
+            suite, "morphology_diamond_dilate", size, morphology_needs,
+            [size](const OpenClContext& context, const Image& image) {
+                return work_group_contest(
+                    choose_morphology_work_group(context, MorphologyShape::diamond, size.width,
+                                                 size.height, Tuning::finish),
+                    morphology_candidates(),
+                    std::make_shared<MorphologyKernel>(context, MorphologyShape::diamond,
+                                                       MorphologyOperation::dilate, image));
+            });
         register_kernel(suite, "fir", "fir_float", size, fir_needs,
                         [](const OpenClContext& context, const Image& image) {
                             return std::make_shared<FirKernel>(context, image);
@@ -634,13 +644,13 @@ void register_all(Suite& suite, const std::vector<Size>& sizes)
             for (const int k : {3, 7, 15}) {
                 if (!fir_variant_unavailable(suite.cl, variant, size.width, size.height).empty())
                     continue;
-                register_kernel(suite, "fir",
-                                fir_variant_name(variant) + "/" + std::to_string(k) + "x" +
-                                    std::to_string(k),
-                                size, fir_needs,
-                                [variant, k](const OpenClContext& context, const Image& image) {
-                                    return std::make_shared<FirKernel>(context, image, variant, k);
-                                });
+                register_kernel(
+                    suite, "fir",
+                    fir_variant_name(variant) + "/" + std::to_string(k) + "x" + std::to_string(k),
+                    size, fir_needs,
+                    [variant, k](const OpenClContext& context, const Image& image) {
+                        return std::make_shared<FirKernel>(context, image, variant, k);
+                    });
             }
         register_kernel(suite, "fir", "separable/15x15", size,
                         {fir_needs.largest_buffer, fir_needs.total + float_pitched},

@@ -78,7 +78,10 @@ int& failures()
 }
 }  // namespace
 
-void reset_setup() { kept() = KeptSetup{}; }
+void reset_setup()
+{
+    kept() = KeptSetup{};
+}
 
 void keep_setup(const std::string& key, std::shared_ptr<void> setup)
 {
@@ -102,7 +105,10 @@ void guarded(benchmark::State& state, const std::function<void()>& body)
     }
 }
 
-int failure_count() { return failures(); }
+int failure_count()
+{
+    return failures();
+}
 
 std::optional<std::string> skip_reason(const DeviceNeeds& needs, const DeviceLimits& limits)
 {
@@ -117,7 +123,10 @@ std::optional<std::string> skip_reason(const DeviceNeeds& needs, const DeviceLim
     return std::nullopt;
 }
 
-double Samples::median() const { return summarize(seconds_).median; }
+double Samples::median() const
+{
+    return summarize(seconds_).median;
+}
 
 void set_counters(benchmark::State& state, const Samples& samples, std::uint64_t pixels,
                   std::optional<std::uint64_t> bytes, std::optional<double> copy_gbps)

@@ -48,7 +48,8 @@ public:
         std::string name = (fs::temp_directory_path() / "sdk-bench-XXXXXX").string();
         if (!mkdtemp(name.data()))
             throw std::runtime_error("cannot create a folder in " +
-                                     fs::temp_directory_path().string() + ": " + std::strerror(errno));
+                                     fs::temp_directory_path().string() + ": " +
+                                     std::strerror(errno));
         path_ = name;
     }
     ~ScratchFolder()
@@ -138,11 +139,12 @@ struct FileRun {
 // One run of the job, file in to file out: a sample as a process, or OpenCV in this process.
 using FileJob = std::function<void(const fs::path& input, const fs::path& output)>;
 
-void time_file_job(benchmark::State& state, const OpenClContext* cl, const DeviceSelection& selection,
-                   Size size, FileKinds kinds, const FileJob& job)
+void time_file_job(benchmark::State& state, const OpenClContext* cl,
+                   const DeviceSelection& selection, Size size, FileKinds kinds, const FileJob& job)
 {
     guarded(state, [&] {
-        const std::string key = "file/" + std::to_string(static_cast<int>(kinds)) + "/" + size_name(size);
+        const std::string key =
+            "file/" + std::to_string(static_cast<int>(kinds)) + "/" + size_name(size);
         auto& run = reuse_setup<FileRun>(key, [&] {
             auto made = std::make_shared<FileRun>(kinds);
             if (kinds == FileKinds::jpeg_to_png) {
@@ -153,17 +155,18 @@ void time_file_job(benchmark::State& state, const OpenClContext* cl, const Devic
             }
             // The floor writes the 8-bit BMP's bytes whatever the format: the pixels any output
             // must at least hold.
-            made->floor = std::make_unique<FloorMeter>(*cl, made->input, made->output,
-                                                       bmp_grey_header(size.width, size.height).size() +
-                                                           bmp_grey_stride(size.width) * size.height);
+            made->floor =
+                std::make_unique<FloorMeter>(*cl, made->input, made->output,
+                                             bmp_grey_header(size.width, size.height).size() +
+                                                 bmp_grey_stride(size.width) * size.height);
             return made;
         });
         const auto start_stop = command_on_device("opencl_start_stop", selection);
         job(run.input, run.output);  // warm-up: the driver's and PoCL's caches, the page cache
         Samples job_seconds, floor, read, write, link, driver;
-        // Every iteration: the floor (samples/app/run_floor.hpp), then beside it what the driver costs any
-        // OpenCL process here, started and stopped with nothing in between (opencl_start_stop),
-        // then the job.
+        // Every iteration: the floor (samples/app/run_floor.hpp), then beside it what the driver
+        // costs any OpenCL process here, started and stopped with nothing in between
+        // (opencl_start_stop), then the job.
         for (auto _ : state) {
             const FloorParts parts = run.floor->measure();
             floor.add(parts.total_ms() / 1e3);
@@ -185,7 +188,8 @@ void time_file_job(benchmark::State& state, const OpenClContext* cl, const Devic
         state.counters["floor_write_ms"] = write.median() * 1e3;
         state.counters["floor_link_ms"] = link.median() * 1e3;
         state.counters["driver_ms"] = driver.median() * 1e3;
-        if (floor.median() > 0) state.counters["over_floor"] = job_seconds.median() / floor.median();
+        if (floor.median() > 0)
+            state.counters["over_floor"] = job_seconds.median() / floor.median();
         state.counters["over_floor_and_driver"] =
             job_seconds.median() / (floor.median() + driver.median());
     });
@@ -195,7 +199,8 @@ void register_file_job(const std::string& name, const OpenClContext& cl,
                        const DeviceSelection& selection, Size size, FileJob job,
                        FileKinds kinds = FileKinds::bmp_to_bmp)
 {
-    benchmark::RegisterBenchmark(name.c_str(), time_file_job, &cl, selection, size, kinds, std::move(job))
+    benchmark::RegisterBenchmark(name.c_str(), time_file_job, &cl, selection, size, kinds,
+                                 std::move(job))
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond);
 }
@@ -218,10 +223,12 @@ void time_batch(benchmark::State& state, const DeviceSelection& selection, Size 
             auto made = std::make_shared<BatchRun>();
             fs::create_directory(made->photos);
             for (int photo = 0; photo < kBatchPhotos; ++photo)
-                write_random_rgb_bmp(made->photos / ("photo-" + std::to_string(photo) + ".bmp"), size, 7u + photo);
+                write_random_rgb_bmp(made->photos / ("photo-" + std::to_string(photo) + ".bmp"),
+                                     size, 7u + photo);
             return made;
         });
-        std::vector<std::string> batch = sample_command("sobel", selection, run.photos, run.results);
+        std::vector<std::string> batch =
+            sample_command("sobel", selection, run.photos, run.results);
         const auto one_by_one = [&] {
             for (const auto& photo : fs::directory_iterator(run.photos))
                 run_process(sample_command("sobel", selection, photo.path(),

@@ -49,9 +49,12 @@ namespace {
 const char* restarts_name(Restarts restarts)
 {
     switch (restarts) {
-    case Restarts::every_row: return "restarts";
-    case Restarts::every_64_mcus: return "restarts_64_mcus";
-    case Restarts::none: break;
+        case Restarts::every_row:
+            return "restarts";
+        case Restarts::every_64_mcus:
+            return "restarts_64_mcus";
+        case Restarts::none:
+            break;
     }
     return "no_restarts";
 }
@@ -59,9 +62,11 @@ const char* restarts_name(Restarts restarts)
 void time_jpeg_decoding(benchmark::State& state, Size size, Restarts restarts, unsigned threads)
 {
     guarded(state, [&] {
-        const std::string key = "photo-like JPEG " + size_name(size) + " " + restarts_name(restarts);
-        const auto& file = reuse_setup<std::vector<std::uint8_t>>(
-            key, [&] { return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, restarts)); });
+        const std::string key =
+            "photo-like JPEG " + size_name(size) + " " + restarts_name(restarts);
+        const auto& file = reuse_setup<std::vector<std::uint8_t>>(key, [&] {
+            return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, restarts));
+        });
         JpegDecoding decoding;
         decoding.threads = threads;
         JpegPath path = JpegPath::sequential;
@@ -85,9 +90,12 @@ void time_jpeg_decoding(benchmark::State& state, Size size, Restarts restarts, u
 void time_jpeg_luminance(benchmark::State& state, Size size, bool y_channel)
 {
     guarded(state, [&] {
-        const std::string key = "photo-like JPEG " + size_name(size) + " " + restarts_name(Restarts::none);
-        const auto& file = reuse_setup<std::vector<std::uint8_t>>(
-            key, [&] { return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, Restarts::none)); });
+        const std::string key =
+            "photo-like JPEG " + size_name(size) + " " + restarts_name(Restarts::none);
+        const auto& file = reuse_setup<std::vector<std::uint8_t>>(key, [&] {
+            return std::make_shared<std::vector<std::uint8_t>>(
+                photo_like_jpeg(size, Restarts::none));
+        });
         JpegDecoding decoding;
         decoding.threads = 1;
         decoding.luminance_only = y_channel;
@@ -106,7 +114,8 @@ void time_luminance_on_device(benchmark::State& state, const OpenClContext* cl, 
     guarded(state, [&] {
         const std::string key = "photo-like JPEG q92 " + size_name(size);
         const auto& file = reuse_setup<std::vector<std::uint8_t>>(key, [&] {
-            return std::make_shared<std::vector<std::uint8_t>>(photo_like_jpeg(size, Restarts::none, 92));
+            return std::make_shared<std::vector<std::uint8_t>>(
+                photo_like_jpeg(size, Restarts::none, 92));
         });
         const std::size_t row_pitch = pitch_for(size.width);
         const cl::Buffer luminance(cl->context, CL_MEM_READ_WRITE, row_pitch * size.height);
@@ -126,10 +135,12 @@ void time_luminance_on_device(benchmark::State& state, const OpenClContext* cl, 
                 return;
             }
             auto start = std::chrono::steady_clock::now();
-            const auto plane = decode_jpeg_luminance_coefficients(file.data(), file.size(), "bench");
+            const auto plane =
+                decode_jpeg_luminance_coefficients(file.data(), file.size(), "bench");
             entropy.add(since(start));
             start = std::chrono::steady_clock::now();
-            if (!plane || !idct_exact_for(*plane)) throw std::runtime_error("no exact coefficients");
+            if (!plane || !idct_exact_for(*plane))
+                throw std::runtime_error("no exact coefficients");
             check.add(since(start));
             start = std::chrono::steady_clock::now();
             idct.upload(*plane, 0, size.height);
@@ -161,7 +172,8 @@ void register_jpeg_decoding(const OpenClContext& cl, Size size)
     }
     for (const bool y_channel : {false, true}) {
         const std::string name = std::string("decode/jpeg/luminance/") +
-                                 (y_channel ? "y_channel/" : "rgb_then_luminance/") + size_name(size);
+                                 (y_channel ? "y_channel/" : "rgb_then_luminance/") +
+                                 size_name(size);
         benchmark::RegisterBenchmark(name.c_str(), time_jpeg_luminance, size, y_channel)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
@@ -169,7 +181,8 @@ void register_jpeg_decoding(const OpenClContext& cl, Size size)
     for (const Restarts restarts : {Restarts::every_row, Restarts::every_64_mcus, Restarts::none})
         for (const unsigned threads : {1u, 0u}) {
             const std::string name = std::string("decode/jpeg/") + restarts_name(restarts) + "/" +
-                                     (threads == 1 ? "one_thread/" : "all_cores/") + size_name(size);
+                                     (threads == 1 ? "one_thread/" : "all_cores/") +
+                                     size_name(size);
             benchmark::RegisterBenchmark(name.c_str(), time_jpeg_decoding, size, restarts, threads)
                 ->UseRealTime()
                 ->Unit(benchmark::kMillisecond);

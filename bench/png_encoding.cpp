@@ -49,7 +49,8 @@ Image photo_like_image(Size size, int channels)
                 random ^= random << 13;
                 random ^= random >> 17;
                 random ^= random << 5;
-                const int noise = static_cast<int>(random & 3) + static_cast<int>((random >> 2) & 3) - 3;
+                const int noise =
+                    static_cast<int>(random & 3) + static_cast<int>((random >> 2) & 3) - 3;
                 const float value = (channels == 1 ? grey : rgb[c]) + static_cast<float>(noise);
                 *out++ = static_cast<std::uint8_t>(std::clamp(value + 0.5f, 0.0f, 255.0f));
             }
@@ -69,7 +70,8 @@ void time_png_encoding(benchmark::State& state, Size size, int channels)
         std::size_t png_bytes = 0;
         const Samples samples = time_real(state, [&] { png_bytes = encode_png(image).size(); });
         set_counters(state, samples, size.pixels(), image.pixels.size());
-        state.counters["ratio"] = static_cast<double>(png_bytes) / static_cast<double>(image.pixels.size());
+        state.counters["ratio"] =
+            static_cast<double>(png_bytes) / static_cast<double>(image.pixels.size());
     });
 }
 

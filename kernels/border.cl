@@ -6,7 +6,8 @@
 #define SDK_BORDER_CL
 
 #if defined(BORDER_REPLICATE) + defined(BORDER_REFLECT101) + defined(BORDER_CONSTANT) + \
-        defined(BORDER_NONE) != 1
+        defined(BORDER_NONE) !=                                                         \
+    1
 #error "define exactly one of BORDER_REPLICATE, BORDER_REFLECT101, BORDER_CONSTANT, BORDER_NONE"
 #endif
 
@@ -55,8 +56,8 @@ inline float read_float_with_border(__global const float* image, int width, int 
 // [Border float pixel]
 
 // The same for an 8-bit image (the Sobel kernels' edge paths).
-inline int read_pixel_with_border(__global const uchar* image, int width, int height,
-                                  int row_pitch, int x, int y)
+inline int read_pixel_with_border(__global const uchar* image, int width, int height, int row_pitch,
+                                  int x, int y)
 {
     const int index = border_index(width, height, row_pitch, x, y);
     return index < 0 ? 0 : image[index];

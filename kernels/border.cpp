@@ -17,10 +17,14 @@ const std::map<std::string, Border>& border_names()
 std::string border_build_option(Border border)
 {
     switch (border) {
-    case Border::replicate: return "-DBORDER_REPLICATE";
-    case Border::reflect101: return "-DBORDER_REFLECT101";
-    case Border::constant: return "-DBORDER_CONSTANT";
-    case Border::none: return "-DBORDER_NONE";
+        case Border::replicate:
+            return "-DBORDER_REPLICATE";
+        case Border::reflect101:
+            return "-DBORDER_REFLECT101";
+        case Border::constant:
+            return "-DBORDER_CONSTANT";
+        case Border::none:
+            return "-DBORDER_NONE";
     }
     throw std::invalid_argument("unknown border mode " + std::to_string(static_cast<int>(border)));
 }
@@ -29,18 +33,21 @@ std::ptrdiff_t border_coordinate(std::ptrdiff_t i, std::ptrdiff_t n, Border bord
 {
     if (i >= 0 && i < n) return i;
     switch (border) {
-    case Border::replicate: return i < 0 ? 0 : n - 1;
-    case Border::reflect101: {
-        if (n == 1) return 0;
-        // Mirroring about both edges repeats with period 2n-2: fold i into one period, then the
-        // second half of the period is the first read backwards. (kernels/border.cl does the same.)
-        const std::ptrdiff_t period = 2 * n - 2;
-        std::ptrdiff_t j = i % period;
-        if (j < 0) j += period;
-        return j < n ? j : period - j;
-    }
-    case Border::constant:
-    case Border::none: break;
+        case Border::replicate:
+            return i < 0 ? 0 : n - 1;
+        case Border::reflect101: {
+            if (n == 1) return 0;
+            // Mirroring about both edges repeats with period 2n-2: fold i into one period, then the
+            // second half of the period is the first read backwards. (kernels/border.cl does the
+            // same.)
+            const std::ptrdiff_t period = 2 * n - 2;
+            std::ptrdiff_t j = i % period;
+            if (j < 0) j += period;
+            return j < n ? j : period - j;
+        }
+        case Border::constant:
+        case Border::none:
+            break;
     }
     return -1;
 }

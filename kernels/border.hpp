@@ -20,7 +20,10 @@ enum class Border { replicate, reflect101, constant, none };
 // [Border modes]
 
 const std::map<std::string, Border>& border_names();
-inline std::string border_name(Border border) { return name_of(border_names(), border); }
+inline std::string border_name(Border border)
+{
+    return name_of(border_names(), border);
+}
 // The mode by name, as kernels/border.cl expects it: "-DBORDER_REFLECT101".
 std::string border_build_option(Border border);
 

@@ -43,12 +43,12 @@ bool images_from_buffers(const OpenClContext& cl, std::size_t row_pitch, std::si
     // Asked only of a device that knows the question: OpenCL 1.2 drivers reject it as an error.
     const std::string version = cl.device.getInfo<CL_DEVICE_VERSION>();  // "OpenCL 3.0 ..."
     const bool knows = version.rfind("OpenCL 1.", 0) != 0 ||
-                       cl.device.getInfo<CL_DEVICE_EXTENSIONS>().find("cl_khr_image2d_from_buffer") !=
-                           std::string::npos;
+                       cl.device.getInfo<CL_DEVICE_EXTENSIONS>().find(
+                           "cl_khr_image2d_from_buffer") != std::string::npos;
     cl_uint pitch_alignment = 0;  // in pixels; 0 where images from buffers are not supported
     return knows &&
-           clGetDeviceInfo(cl.device(), CL_DEVICE_IMAGE_PITCH_ALIGNMENT_KHR,
-                           sizeof pitch_alignment, &pitch_alignment, nullptr) == CL_SUCCESS &&
+           clGetDeviceInfo(cl.device(), CL_DEVICE_IMAGE_PITCH_ALIGNMENT_KHR, sizeof pitch_alignment,
+                           &pitch_alignment, nullptr) == CL_SUCCESS &&
            pitch_alignment != 0 && row_pitch % (pitch_alignment * pixel_bytes) == 0;
 }
 

@@ -45,7 +45,7 @@ std::optional<WorkGroupShape> parse_cached_shape(const std::string& text)
 
 std::vector<WorkGroupShape> work_group_candidates(WorkGroupShape preferred)
 {
-    static const std::vector<WorkGroupShape> shapes{{32, 8},   {32, 4},  {64, 4},
+    static const std::vector<WorkGroupShape> shapes{{32, 8},  {32, 4},  {64, 4},
                                                     {128, 1}, {16, 16}, {32, 1}};
     std::vector<WorkGroupShape> candidates{preferred};
     for (const auto& shape : shapes)
@@ -53,8 +53,9 @@ std::vector<WorkGroupShape> work_group_candidates(WorkGroupShape preferred)
     return candidates;
 }
 
-std::vector<WorkGroupShape> runnable_shapes(const std::vector<WorkGroupShape>& shapes,
-                                            const std::function<void(std::size_t, std::size_t)>& set_work_group)
+std::vector<WorkGroupShape> runnable_shapes(
+    const std::vector<WorkGroupShape>& shapes,
+    const std::function<void(std::size_t, std::size_t)>& set_work_group)
 {
     std::vector<WorkGroupShape> runnable;
     for (const auto& shape : shapes) {
@@ -80,8 +81,10 @@ void fill_random(const OpenClContext& cl, const cl::Buffer& buffer, RandomValues
     constexpr std::size_t kRamp = 1021;
     const auto pixel = [](std::size_t index, std::uint64_t grain) {
         const std::size_t phase = index % (2 * kRamp);
-        const int ramp = static_cast<int>((phase < kRamp ? phase : 2 * kRamp - 1 - phase) * 240 / kRamp);
-        return static_cast<std::uint8_t>(std::clamp(ramp + 8 + static_cast<int>(grain & 15) - 8, 0, 255));
+        const int ramp =
+            static_cast<int>((phase < kRamp ? phase : 2 * kRamp - 1 - phase) * 240 / kRamp);
+        return static_cast<std::uint8_t>(
+            std::clamp(ramp + 8 + static_cast<int>(grain & 15) - 8, 0, 255));
     };
     // Eight values a draw: the largest class's confirmation fills a whole image's buffers.
     const auto fill = [&](unsigned char* piece, std::size_t offset, std::size_t size) {
@@ -239,7 +242,8 @@ CachedTuning split_cached_tuning(const std::string& value)
     const std::string progress = value.substr(at + kProgress.size());
     std::size_t measured = 0, total = 0;
     char tail = 0;
-    if (std::sscanf(progress.c_str(), "%zu of %zu%c", &measured, &total, &tail) != 2 || measured >= total)
+    if (std::sscanf(progress.c_str(), "%zu of %zu%c", &measured, &total, &tail) != 2 ||
+        measured >= total)
         return {value, std::nullopt};  // not ours: the recipe's parse refuses it
     return {value.substr(0, at), measured};
 }
@@ -274,8 +278,8 @@ std::string describe_measurement(const TuningOutcome& outcome, const std::string
     if (contest.median_ms.empty()) return "Tuning: the choice came from the cache";
     std::string text = "Tuned for " + describe(outcome.size_class) + " on a " +
                        std::to_string(outcome.measured_size.width) + "x" +
-                       std::to_string(outcome.measured_size.height) + " image: " +
-                       count(outcome.measured_now, "candidate") + " measured in " +
+                       std::to_string(outcome.measured_size.height) +
+                       " image: " + count(outcome.measured_now, "candidate") + " measured in " +
                        std::to_string(static_cast<int>(outcome.seconds * 1000)) + " ms, " +
                        std::to_string(outcome.measured) + " of " + std::to_string(outcome.total) +
                        (outcome.finished() ? " (tuning finished)"
@@ -284,7 +288,8 @@ std::string describe_measurement(const TuningOutcome& outcome, const std::string
     text += "against the best so far, " + std::to_string(outcome.rounds) +
             " rounds each: the winner " + milliseconds(contest.median_ms[contest.winner]);
     if (!contest.runner_up) return text + ", the only candidate";
-    const std::string other = runner_up + " (" + milliseconds(contest.median_ms[*contest.runner_up]);
+    const std::string other =
+        runner_up + " (" + milliseconds(contest.median_ms[*contest.runner_up]);
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f%%", 100 * std::abs(contest.margin()));
     if (contest.margin() >= 0) return text + ", " + percent + " ahead of " + other + ")";
@@ -304,7 +309,8 @@ std::string describe_confirmation(const TuningOutcome& outcome, const std::strin
     if (!contest.runner_up) return text;
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f%%", 100 * std::abs(contest.margin()));
-    const std::string other = runner_up + " (" + milliseconds(contest.median_ms[*contest.runner_up]) + ")";
+    const std::string other =
+        runner_up + " (" + milliseconds(contest.median_ms[*contest.runner_up]) + ")";
     return text + (contest.margin() >= 0 ? ", " + std::string(percent) + " ahead of " + other
                                          : ", tied with " + other + ", which goes to the simpler");
 }

@@ -76,8 +76,9 @@ std::vector<WorkGroupShape> work_group_candidates(WorkGroupShape preferred);
 
 // The shapes of `shapes` that `set_work_group` accepts (it throws UsageError for one the
 // kernel cannot run on this device), in their order; the last one accepted stays set.
-std::vector<WorkGroupShape> runnable_shapes(const std::vector<WorkGroupShape>& shapes,
-                                            const std::function<void(std::size_t, std::size_t)>& set_work_group);
+std::vector<WorkGroupShape> runnable_shapes(
+    const std::vector<WorkGroupShape>& shapes,
+    const std::function<void(std::size_t, std::size_t)>& set_work_group);
 
 // What the candidates read, as a photo's values (smooth ramps with grain on top, whole numbers
 // 0..255): the kernels' speed barely depends on the content, but never NaNs or denormals, which
@@ -114,15 +115,16 @@ struct TuningOutcome {
     std::optional<ImageSize> confirmed_size;
     std::vector<std::size_t> finalists;
     ContestResult confirmation;
-    double seconds = 0;       // the whole measurement, on the host's clock
+    double seconds = 0;        // the whole measurement, on the host's clock
     std::string not_measured;  // why nothing could be measured now (the choice is a fallback)
-    bool cached = false;      // the choice really was written to the cache
+    bool cached = false;       // the choice really was written to the cache
 };
 
 template <typename Choice>
 struct Tuned : TuningOutcome {
     Choice choice;
-    std::vector<Choice> candidates;  // the last contest's, as they ran (a device may shrink a shape)
+    std::vector<Choice>
+        candidates;  // the last contest's, as they ran (a device may shrink a shape)
 };
 
 // What one launch of a contestant enqueued: its first and last kernels, so that a run of two
@@ -227,11 +229,13 @@ void run_contest(TuningOutcome& outcome, std::size_t candidates,
 // The finalists of a contest measured on a smaller image than the one that runs: the three
 // fastest, and the fastest of each family (`families[i]` is candidate i's), so that a kind of
 // kernel that only pays off at the full size is still measured there. In candidate order.
-std::vector<std::size_t> finalists_of(const ContestResult& contest, const std::vector<int>& families);
+std::vector<std::size_t> finalists_of(const ContestResult& contest,
+                                      const std::vector<int>& families);
 
 // The finalists again, on the image that runs: 3 rounds (each launch there is long enough for
 // its own figure), a tie within 5% to the earliest. Fills `outcome`'s confirmation.
-void run_confirmation(TuningOutcome& outcome, const std::function<LaunchedRun(std::size_t)>& launch);
+void run_confirmation(TuningOutcome& outcome,
+                      const std::function<LaunchedRun(std::size_t)>& launch);
 
 // The line a tuning announces before it measures: what, and about how long.
 std::string describe_tuning_start(const SizeClass& size_class, std::size_t left, std::size_t total,
@@ -295,7 +299,8 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
                                               candidates.size(), budget_ms));
     const auto start = std::chrono::steady_clock::now();
     const auto elapsed_ms = [&] {
-        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count();
     };
     result.measured_size = tuning_size(width, height);
     // A tuning finishes within kTuningRuns runs: each measures at least that share of the
@@ -338,9 +343,9 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
                 if (budget_spent(elapsed_ms() - before_ms)) break;
             }
             if (!entrants.empty()) {
-                run_contest(result, entrants.size(),
-                            [&](std::size_t i) { return contestants.launch(entrants[i]); },
-                            last_stage);
+                run_contest(
+                    result, entrants.size(),
+                    [&](std::size_t i) { return contestants.launch(entrants[i]); }, last_stage);
                 best = entrants[result.contest.winner];
                 result.candidates = entrants;
             }
@@ -349,9 +354,9 @@ Tuned<Choice> tune(std::size_t width, std::size_t height, const TuningRecipe<Cho
         }
     } catch (const std::exception& error) {
         // (The contestants' buffers are released at the try block's end, before the full size's
-        // are made.) A device without room for the measuring image (a board's small maximum allocation, under which the run goes in
-        // bands) measures nothing now: the run goes on with the best so far, or the first
-        // candidate, and a later run measures.
+        // are made.) A device without room for the measuring image (a board's small maximum
+        // allocation, under which the run goes in bands) measures nothing now: the run goes on with
+        // the best so far, or the first candidate, and a later run measures.
         if (tuning != Tuning::use_cache) throw;
         result.not_measured = error.what();
         result.choice = unfinished_choice(best, candidates.front());

@@ -55,8 +55,10 @@ NppStreamContext stream_context(cudaStream_t stream)
     context.nMaxThreadsPerBlock = attribute(cudaDevAttrMaxThreadsPerBlock, device);
     context.nSharedMemPerBlock =
         static_cast<size_t>(attribute(cudaDevAttrMaxSharedMemoryPerBlock, device));
-    context.nCudaDevAttrComputeCapabilityMajor = attribute(cudaDevAttrComputeCapabilityMajor, device);
-    context.nCudaDevAttrComputeCapabilityMinor = attribute(cudaDevAttrComputeCapabilityMinor, device);
+    context.nCudaDevAttrComputeCapabilityMajor =
+        attribute(cudaDevAttrComputeCapabilityMajor, device);
+    context.nCudaDevAttrComputeCapabilityMinor =
+        attribute(cudaDevAttrComputeCapabilityMinor, device);
     check_cuda(cudaStreamGetFlags(stream, &context.nStreamFlags), "cudaStreamGetFlags");
     return context;
 }
@@ -97,8 +99,7 @@ T* random_image(int width, int height, size_t* pitch, bool binary)
 {
     std::vector<T> host(size_t(width) * height);
     std::mt19937 random(42);
-    for (T& value : host)
-        value = binary ? T((random() & 1) ? 255 : 0) : T(random() % 256);
+    for (T& value : host) value = binary ? T((random() & 1) ? 255 : 0) : T(random() % 256);
     T* device = nullptr;
     check_cuda(cudaMallocPitch(reinterpret_cast<void**>(&device), pitch, width * sizeof(T), height),
                "cudaMallocPitch");
@@ -126,9 +127,9 @@ int main(int argc, char** argv)
     float* source = random_image<float>(width, height, &float_pitch, false);
     float* output = random_image<float>(width, height, &output_pitch, false);
     const double copy_ms = median_ms(stream, repetitions, [&] {
-        check_cuda(cudaMemcpyAsync(output, source, float_pitch * height, cudaMemcpyDeviceToDevice,
-                                   stream),
-                   "cudaMemcpyAsync");
+        check_cuda(
+            cudaMemcpyAsync(output, source, float_pitch * height, cudaMemcpyDeviceToDevice, stream),
+            "cudaMemcpyAsync");
     });
     report("copy", width, height, copy_ms, 2.0 * float_pitch * height);
 
@@ -138,9 +139,9 @@ int main(int argc, char** argv)
         float* device_weights = nullptr;
         check_cuda(cudaMalloc(reinterpret_cast<void**>(&device_weights), weights.size() * 4),
                    "cudaMalloc");
-        check_cuda(cudaMemcpy(device_weights, weights.data(), weights.size() * 4,
-                              cudaMemcpyHostToDevice),
-                   "cudaMemcpy");
+        check_cuda(
+            cudaMemcpy(device_weights, weights.data(), weights.size() * 4, cudaMemcpyHostToDevice),
+            "cudaMemcpy");
         const double ms = median_ms(stream, repetitions, [&] {
             check_npp(nppiFilterBorder_32f_C1R_Ctx(source, int(float_pitch), size, {0, 0}, output,
                                                    int(output_pitch), size, device_weights, {k, k},
@@ -165,9 +166,8 @@ int main(int argc, char** argv)
                    "cudaMemcpy");
         const double ms = median_ms(stream, repetitions, [&] {
             check_npp(nppiDilateBorder_8u_C1R_Ctx(binary, int(byte_pitch), size, {0, 0}, dilated,
-                                                  int(byte_output_pitch), size, device_mask,
-                                                  {k, k}, {k / 2, k / 2}, NPP_BORDER_REPLICATE,
-                                                  context),
+                                                  int(byte_output_pitch), size, device_mask, {k, k},
+                                                  {k / 2, k / 2}, NPP_BORDER_REPLICATE, context),
                       "nppiDilateBorder_8u_C1R");
         });
         report("dilate " + std::to_string(k) + "x" + std::to_string(k), width, height, ms,

@@ -52,9 +52,12 @@ void read_variable(const Codec& codec, CodecSetting& setting)
     if (!value || !*value) return;
     std::string wanted = value;
     for (char& c : wanted) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (wanted == "host") setting = CodecSetting::host;
-    else if (wanted == "device") setting = CodecSetting::device;
-    else if (wanted == "measure") setting = CodecSetting::measure;
+    if (wanted == "host")
+        setting = CodecSetting::host;
+    else if (wanted == "device")
+        setting = CodecSetting::device;
+    else if (wanted == "measure")
+        setting = CodecSetting::measure;
     else
         throw UsageError(std::string(codec.variable) + "='" + value +
                          "': expected host, device or measure");
@@ -82,9 +85,9 @@ double median_ms(const std::function<void()>& work)
     for (int run = 0; run < 3; ++run) {
         const auto start = std::chrono::steady_clock::now();
         work();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                               start)
-                         .count());
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
     }
     std::sort(ms.begin(), ms.end());
     return ms[1];
@@ -93,7 +96,10 @@ double median_ms(const std::function<void()>& work)
 struct Timings {
     double host_ms = 0;
     double device_ms = 0;
-    CodecPlace winner() const { return device_ms < host_ms ? CodecPlace::device : CodecPlace::host; }
+    CodecPlace winner() const
+    {
+        return device_ms < host_ms ? CodecPlace::device : CodecPlace::host;
+    }
 };
 
 // "Measured PNG compression (on a 4096x4096 edge image, median of 3): host H ms, device D ms;
@@ -177,7 +183,8 @@ Timings measure_png_deflate(const OpenClContext& cl)
     // Each cut as the PNG writer will cut it: the encoder's few large chunks, zlib's per core.
     const auto compress = [](const DeflateRows& rows, const DeflateChunking& chunking) {
         return [&rows, chunking] {
-            deflate_rows(rows, [](const std::uint8_t*, std::size_t) {}, chunking);
+            deflate_rows(
+                rows, [](const std::uint8_t*, std::size_t) {}, chunking);
         };
     };
     compress(device_rows, encoder.chunking())();  // compiles, allocates
@@ -226,8 +233,8 @@ Timings measure_jpeg_idct(const OpenClContext& cl, MemoryMode mode)
     luminance_only.luminance_only = true;
     const auto host = [&] {
         const Image image = decode_jpeg(photo.data(), photo.size(), name, luminance_only);
-        upload_rows(cl, mode, luminance, image.pixels.data(), image.width, image.height,
-                    row_pitch, "the measurement's luminance");
+        upload_rows(cl, mode, luminance, image.pixels.data(), image.width, image.height, row_pitch,
+                    "the measurement's luminance");
     };
     const auto device = [&] {
         const std::optional<JpegLuminanceCoefficients> plane =
@@ -255,8 +262,8 @@ CodecPlace settle(const Codec& codec, CodecSetting setting, const OpenClContext&
 {
     const std::string key = codec_key(codec, device_key(cl.device));
     const bool cpu = (cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0;
-    const std::optional<CodecPlace> place = codec_place(setting, cached_place(key), device_can,
-                                                        codec.measured_unasked && !cpu);
+    const std::optional<CodecPlace> place =
+        codec_place(setting, cached_place(key), device_can, codec.measured_unasked && !cpu);
     if (place) return *place;
     if (settle_first) settle_first();
     const Timings times = measure();
@@ -276,8 +283,8 @@ CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, 
     const OpenClContext measuring = cl.unrecorded();
     const std::string encoder_refusal = PngDeflateEncoder::unavailable(cl.device);
     if (settings.png_deflate == CodecSetting::device && !encoder_refusal.empty())
-        note_once(png_device_refused,
-                  "PNG compression on the device: " + encoder_refusal + "; compressing on the host");
+        note_once(png_device_refused, "PNG compression on the device: " + encoder_refusal +
+                                          "; compressing on the host");
     choice.png_deflate = settle(
         kPngDeflate, settings.png_deflate, cl, encoder_refusal.empty(),
         "a " + std::to_string(kEdgeSide) + "x" + std::to_string(kEdgeSide) + " edge image",
@@ -295,9 +302,9 @@ CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, 
                   "the JPEG inverse DCT on the device: this sample makes a JPEG's luminance on "
                   "the host");
     // A sample that cannot use it measures nothing for it: unset's rule, the cache or the host.
-    const CodecSetting idct_setting =
-        offered || settings.jpeg_idct == CodecSetting::host ? settings.jpeg_idct
-                                                            : CodecSetting::unset;
+    const CodecSetting idct_setting = offered || settings.jpeg_idct == CodecSetting::host
+                                          ? settings.jpeg_idct
+                                          : CodecSetting::unset;
     choice.jpeg_idct = settle(
         kJpegIdct, idct_setting, cl, offered,
         "a " + std::to_string(kPhotoWidth) + "x" + std::to_string(kPhotoHeight) +
@@ -324,15 +331,15 @@ std::optional<CodecPlace> codec_place(CodecSetting setting, std::optional<CodecP
                                       bool device_can, bool unset_measures)
 {
     switch (setting) {
-    case CodecSetting::host:
-        return CodecPlace::host;
-    case CodecSetting::device:
-        return device_can ? CodecPlace::device : CodecPlace::host;
-    case CodecSetting::measure:
-        if (!device_can) return CodecPlace::host;
-        return cached;  // nothing: measure now
-    case CodecSetting::unset:
-        break;
+        case CodecSetting::host:
+            return CodecPlace::host;
+        case CodecSetting::device:
+            return device_can ? CodecPlace::device : CodecPlace::host;
+        case CodecSetting::measure:
+            if (!device_can) return CodecPlace::host;
+            return cached;  // nothing: measure now
+        case CodecSetting::unset:
+            break;
     }
     if (!device_can) return CodecPlace::host;
     if (cached) return cached;
@@ -355,15 +362,22 @@ std::string device_found_key(const DeviceSelection& selection)
         key += std::string(" -t ") + types[static_cast<int>(*selection.type)];
     }
     for (const char* variable : kDeviceVariables)
-        if (const char* value = std::getenv(variable)) key += std::string(" ") + variable + "=" + value;
+        if (const char* value = std::getenv(variable))
+            key += std::string(" ") + variable + "=" + value;
     // The file's separators cannot come from the environment.
     for (char& c : key)
         if (c == '\t' || c == '\n' || c == '\r') c = ' ';
     return key;
 }
 
-std::string png_deflate_key(const cl::Device& device) { return codec_key(kPngDeflate, device_key(device)); }
-std::string jpeg_idct_key(const cl::Device& device) { return codec_key(kJpegIdct, device_key(device)); }
+std::string png_deflate_key(const cl::Device& device)
+{
+    return codec_key(kPngDeflate, device_key(device));
+}
+std::string jpeg_idct_key(const cl::Device& device)
+{
+    return codec_key(kJpegIdct, device_key(device));
+}
 
 bool expect_jpeg_idct_on_device(const CodecSettings& settings, const DeviceSelection& selection)
 {

@@ -12,15 +12,15 @@
 namespace sdk {
 
 // Where the photo path's two codecs run their data-parallel half: the PNG output's compression
-// (zlib on the host's cores, or the device's encoder, common/codecs/png_deflate/) and a JPEG input's
-// inverse DCT (libjpeg on the host, or the device's, common/codecs/jpeg_idct/). Both give the same
-// pixels either way; which is faster depends on the device (on a CPU device such as PoCL the
-// host is expected to win), so both are chosen one way, per device:
+// (zlib on the host's cores, or the device's encoder, common/codecs/png_deflate/) and a JPEG
+// input's inverse DCT (libjpeg on the host, or the device's, common/codecs/jpeg_idct/). Both give
+// the same pixels either way; which is faster depends on the device (on a CPU device such as PoCL
+// the host is expected to win), so both are chosen one way, per device:
 //   host     the host, always
 //   device   the device, always, when it can (else the host, said once on stderr)
 //   measure  the cached winner for this device; when none is cached, both are timed once and
-//            the winner is kept in the tuning cache (common/runtime/tuning_cache.hpp; --retune does not
-//            touch it: delete the line `png_deflate ...` or `jpeg_idct ...` to measure again)
+//            the winner is kept in the tuning cache (common/runtime/tuning_cache.hpp; --retune does
+//            not touch it: delete the line `png_deflate ...` or `jpeg_idct ...` to measure again)
 //   unset    the cached winner for this device; with none, for PNG compression on a GPU or
 //            other non-CPU device a measurement, as with measure; else the host
 // Each is set by its option (--png-deflate, --jpeg-idct) or else by its environment variable
@@ -55,11 +55,12 @@ bool expect_jpeg_idct_on_device(const CodecSettings& settings, const DeviceSelec
 enum class JpegIdctUse { offered, not_offered };
 
 // After the context is made: records which device `selection` found (where this device has an
-// IDCT choice cached, or an older record names another), settles both codecs for it, measuring what `measure` asks for and finds uncached (once per context; one line on `log`
-// each, as tuning prints), and hands the PNG writer the device's encoder when that is the
-// choice. Before measuring it calls `settle_first` (when given), so that nothing else of the run
-// competes for the cores: the photo's decoding ahead. Returns the choices for this device (a
-// JPEG already decoding keeps its own path).
+// IDCT choice cached, or an older record names another), settles both codecs for it, measuring what
+// `measure` asks for and finds uncached (once per context; one line on `log` each, as tuning
+// prints), and hands the PNG writer the device's encoder when that is the choice. Before measuring
+// it calls `settle_first` (when given), so that nothing else of the run competes for the cores: the
+// photo's decoding ahead. Returns the choices for this device (a JPEG already decoding keeps its
+// own path).
 struct CodecChoice {
     CodecPlace png_deflate = CodecPlace::host;
     CodecPlace jpeg_idct = CodecPlace::host;

@@ -34,7 +34,8 @@ void DecodingAhead::decode()
     // read, so it is decided here; a file that cannot is read again, to luminance.
     if (output_ == Output::coefficients) {
         try {
-            std::optional<JpegLuminanceCoefficients> plane = read_jpeg_luminance_coefficients(file_);
+            std::optional<JpegLuminanceCoefficients> plane =
+                read_jpeg_luminance_coefficients(file_);
             if (plane && idct_exact_for(*plane)) {
                 const std::lock_guard<std::mutex> hold(lock_);
                 plane_ = std::move(plane);

@@ -63,13 +63,13 @@ private:
     const Output output_;
     std::optional<JpegLuminanceCoefficients> plane_;
     Image image_;
-    std::mutex lock_;                 // guards the three below
+    std::mutex lock_;  // guards the three below
     std::condition_variable progress_;
-    std::size_t decoded_ = 0;         // rows of image_ in place
-    bool finished_ = false;           // the decoding ended, decoded or failed
-    bool luminance_chosen_ = false;   // the file is being decoded to luminance (not plane_)
+    std::size_t decoded_ = 0;        // rows of image_ in place
+    bool finished_ = false;          // the decoding ended, decoded or failed
+    bool luminance_chosen_ = false;  // the file is being decoded to luminance (not plane_)
     std::exception_ptr failure_;
-    std::future<void> thread_;        // invalid: no thread could start
+    std::future<void> thread_;  // invalid: no thread could start
 };
 
 }  // namespace sdk

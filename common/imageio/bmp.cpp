@@ -184,27 +184,28 @@ private:
     {
         const std::string depth = std::to_string(bits_per_pixel_);
         switch (compression_) {
-        case kBiRgb:
-            if (bits_per_pixel_ != 1 && bits_per_pixel_ != 4 && bits_per_pixel_ != 8 &&
-                bits_per_pixel_ != 16 && bits_per_pixel_ != 24 && bits_per_pixel_ != 32) {
-                fail("unsupported bit depth " + depth + " (supported: 1, 4, 8, 16, 24, 32)");
-            }
-            return;
-        case kBiBitfields:
-            if (bits_per_pixel_ != 16 && bits_per_pixel_ != 32) {
-                fail("unsupported bit depth " + depth + " for BI_BITFIELDS (supported: 16, 32)");
-            }
-            return;
-        case kBiRle8:
-        case kBiRle4:
-            fail("RLE compression (BI_RLE" + std::string(compression_ == kBiRle8 ? "8" : "4") +
-                 ") is not supported");
-        case kBiJpeg:
-        case kBiPng:
-            fail("embedded " + std::string(compression_ == kBiJpeg ? "JPEG" : "PNG") +
-                 " compression is not supported");
-        default:
-            fail("unsupported compression " + std::to_string(compression_));
+            case kBiRgb:
+                if (bits_per_pixel_ != 1 && bits_per_pixel_ != 4 && bits_per_pixel_ != 8 &&
+                    bits_per_pixel_ != 16 && bits_per_pixel_ != 24 && bits_per_pixel_ != 32) {
+                    fail("unsupported bit depth " + depth + " (supported: 1, 4, 8, 16, 24, 32)");
+                }
+                return;
+            case kBiBitfields:
+                if (bits_per_pixel_ != 16 && bits_per_pixel_ != 32) {
+                    fail("unsupported bit depth " + depth +
+                         " for BI_BITFIELDS (supported: 16, 32)");
+                }
+                return;
+            case kBiRle8:
+            case kBiRle4:
+                fail("RLE compression (BI_RLE" + std::string(compression_ == kBiRle8 ? "8" : "4") +
+                     ") is not supported");
+            case kBiJpeg:
+            case kBiPng:
+                fail("embedded " + std::string(compression_ == kBiJpeg ? "JPEG" : "PNG") +
+                     " compression is not supported");
+            default:
+                fail("unsupported compression " + std::to_string(compression_));
         }
     }
 
@@ -449,8 +450,8 @@ Image decode_bmp(const std::uint8_t* data, std::size_t size, const std::string& 
     return Decoder(data, size, size, name).decode();
 }
 
-BmpLayout describe_bmp(const std::uint8_t* prefix, std::size_t prefix_size,
-                       std::uint64_t file_size, const std::string& name)
+BmpLayout describe_bmp(const std::uint8_t* prefix, std::size_t prefix_size, std::uint64_t file_size,
+                       const std::string& name)
 {
     if (prefix == nullptr) prefix_size = 0;
     return Decoder(prefix, std::min<std::uint64_t>(prefix_size, file_size), file_size, name)
@@ -470,7 +471,8 @@ Image read_bmp(const InputFile& file)
     // costs nothing before it is refused.
     const BmpLayout layout = read_bmp_layout(file);
     // Up to the end of the pixel rows the header declares: whatever follows is never read.
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(layout.pixel_offset + layout.stride * layout.height));
+    std::vector<std::uint8_t> bytes(
+        static_cast<std::size_t>(layout.pixel_offset + layout.stride * layout.height));
     while_loading([&] { file.read_at(0, bytes.data(), bytes.size()); });
     return decode_bmp(bytes.data(), bytes.size(), file.path().string());
 }
@@ -546,7 +548,8 @@ std::vector<std::uint8_t> bmp_grey_header(std::size_t width, std::size_t height)
 std::vector<std::uint8_t> encode_bmp(const Image& image)
 {
     check_encodable(image);
-    std::vector<std::uint8_t> out = encode_bmp_headers(image.width, image.height, image.channels == 1);
+    std::vector<std::uint8_t> out =
+        encode_bmp_headers(image.width, image.height, image.channels == 1);
     const bool grey = image.channels == 1;
     const std::size_t stride = static_cast<std::size_t>(row_stride(image.width, grey ? 8 : 24));
     out.reserve(out.size() + stride * image.height);  // here, not for a header written alone

@@ -28,17 +28,17 @@ enum class BmpStorage {
 struct BmpLayout {
     std::uint64_t width = 0;
     std::uint64_t height = 0;
-    bool top_down = false;          // rows stored top row first (else bottom row first)
-    std::uint64_t pixel_offset = 0; // where the first stored row starts
-    std::uint64_t stride = 0;       // bytes from one stored row to the next (padded to 4)
+    bool top_down = false;           // rows stored top row first (else bottom row first)
+    std::uint64_t pixel_offset = 0;  // where the first stored row starts
+    std::uint64_t stride = 0;        // bytes from one stored row to the next (padded to 4)
     BmpStorage storage = BmpStorage::other;
 };
 
 // Checks a BMP's headers exactly as decode_bmp does, from the first `prefix_size` bytes of a
 // file of `file_size` bytes (headers and palette lie in the first 2 KiB), without its pixels:
 // the pixel rows are known to lie inside the file. Throws ImageError naming `name` otherwise.
-BmpLayout describe_bmp(const std::uint8_t* prefix, std::size_t prefix_size,
-                       std::uint64_t file_size, const std::string& name);
+BmpLayout describe_bmp(const std::uint8_t* prefix, std::size_t prefix_size, std::uint64_t file_size,
+                       const std::string& name);
 
 // Reads a BMP file's headers (the first 2 KiB, nothing more) and checks them with describe_bmp
 // against the file's real size. Throws ImageError naming the file, for a read error too.

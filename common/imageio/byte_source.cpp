@@ -20,7 +20,8 @@ std::size_t ByteSource::read(void* destination, std::size_t bytes)
     while (left > 0) {
         const std::uint64_t ahead_end = ahead_start_ + read_ahead_.size();
         if (position_ >= ahead_start_ && position_ < ahead_end) {
-            const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(left, ahead_end - position_));
+            const auto take =
+                static_cast<std::size_t>(std::min<std::uint64_t>(left, ahead_end - position_));
             std::memcpy(out, read_ahead_.data() + (position_ - ahead_start_), take);
             out += take;
             position_ += take;
@@ -32,7 +33,8 @@ std::size_t ByteSource::read(void* destination, std::size_t bytes)
             left = 0;
         } else {
             ahead_start_ = position_;
-            read_ahead_.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kReadAhead, size_ - position_)));
+            read_ahead_.resize(
+                static_cast<std::size_t>(std::min<std::uint64_t>(kReadAhead, size_ - position_)));
             try {
                 file_->read_at(ahead_start_, read_ahead_.data(), read_ahead_.size());
             } catch (...) {

@@ -17,10 +17,19 @@ unsigned core_count()
     return count;
 }
 
-unsigned threads_per_image() { return std::max(1u, core_count() / std::max(1u, images_in_flight.load())); }
+unsigned threads_per_image()
+{
+    return std::max(1u, core_count() / std::max(1u, images_in_flight.load()));
+}
 
-ImageInFlight::ImageInFlight() { ++images_in_flight; }
+ImageInFlight::ImageInFlight()
+{
+    ++images_in_flight;
+}
 
-ImageInFlight::~ImageInFlight() { --images_in_flight; }
+ImageInFlight::~ImageInFlight()
+{
+    --images_in_flight;
+}
 
 }  // namespace sdk

@@ -266,7 +266,8 @@ private:
 
 }  // namespace
 
-void deflate_rows(const DeflateRows& rows, const StreamWriter& write, const DeflateChunking& chunking)
+void deflate_rows(const DeflateRows& rows, const StreamWriter& write,
+                  const DeflateChunking& chunking)
 {
     if (rows.row_count == 0 || rows.row_bytes == 0)
         throw std::invalid_argument("deflate_rows: no rows to compress");

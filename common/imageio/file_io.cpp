@@ -174,7 +174,8 @@ TemporaryFile create_temporary_beside(const std::filesystem::path& path)
     const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
     const std::string name = path.filename().string();
     const std::string suffix = ".tmp-XXXXXX";
-    const bool fits = 1 + name.size() + suffix.size() + kBackupSuffix.size() <= longest_name_in(folder);
+    const bool fits =
+        1 + name.size() + suffix.size() + kBackupSuffix.size() <= longest_name_in(folder);
     char hashed[17];
     std::snprintf(hashed, sizeof hashed, "%016zx", std::hash<std::string>{}(name));
     std::string pattern = (folder / ("." + (fits ? name : std::string(hashed)) + suffix)).string();
@@ -220,7 +221,8 @@ AtomicFile::AtomicFile(const std::filesystem::path& path) : path_(path)
     // Part of the run's output set: write the temporary it made; the set renames it.
     const ReservationLookup lookup = reservation_lookup.load();
     if (ReservedOutput* reserved = lookup ? lookup(path) : nullptr) {
-        if (reserved->taken) throw std::logic_error("AtomicFile: " + quoted(path) + " opened twice");
+        if (reserved->taken)
+            throw std::logic_error("AtomicFile: " + quoted(path) + " opened twice");
         reserved->taken = true;
         reserved_ = reserved;
         temporary_ = reserved->temporary;

@@ -64,7 +64,7 @@ struct ReservedOutput {
     std::filesystem::path temporary;  // where it is written meanwhile
     int fd = -1;                      // open on `temporary` until an AtomicFile takes it
     bool taken = false;
-    bool complete = false;            // written and closed without error
+    bool complete = false;  // written and closed without error
 };
 
 // How AtomicFile finds the reservation for its path. OutputSet, which sits above this file,

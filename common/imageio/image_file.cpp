@@ -18,14 +18,18 @@ namespace {
 std::function<void(const std::string&)> input_notes;  // set once, before readers start
 }  // namespace
 
-void set_input_notes(std::function<void(const std::string& line)> notes) { input_notes = std::move(notes); }
+void set_input_notes(std::function<void(const std::string& line)> notes)
+{
+    input_notes = std::move(notes);
+}
 
 void note_about_input(const std::string& line)
 {
     if (input_notes) input_notes(line);
 }
 
-ImageFormat detect_image_format(const std::uint8_t* prefix, std::size_t size, const std::string& name)
+ImageFormat detect_image_format(const std::uint8_t* prefix, std::size_t size,
+                                const std::string& name)
 {
     if (prefix && size >= 2 && prefix[0] == 'B' && prefix[1] == 'M') return ImageFormat::bmp;
     if (has_png_signature(prefix, size)) return ImageFormat::png;
@@ -48,12 +52,12 @@ ImageFormat detect_image_format(const InputFile& file)
 Image read_image(const InputFile& file)
 {
     switch (detect_image_format(file)) {
-    case ImageFormat::png:
-        return read_png(file);
-    case ImageFormat::jpeg:
-        return read_jpeg(file);
-    case ImageFormat::bmp:
-        break;
+        case ImageFormat::png:
+            return read_png(file);
+        case ImageFormat::jpeg:
+            return read_jpeg(file);
+        case ImageFormat::bmp:
+            break;
     }
     return read_bmp(file);
 }
@@ -72,7 +76,6 @@ Image read_luminance(const InputFile& file)
     if (image.channels == 1) return image;
     return to_luminance(image);
 }
-
 
 namespace {
 
@@ -101,7 +104,9 @@ void read_jpeg_luminance_rows(const InputFile& file, const LuminanceRows& rows)
     Bands bands;
     bands.band_rows = kBandRows;
     bands.row_pitch = header.width;
-    bands.storage = [&](std::size_t first_row, std::size_t) { return storage + first_row * header.width; };
+    bands.storage = [&](std::size_t first_row, std::size_t) {
+        return storage + first_row * header.width;
+    };
     bands.ready = [&](std::size_t first_row, std::size_t) {
         complete[first_row / kBandRows] = 1;
         const std::size_t before = joined;
@@ -162,12 +167,12 @@ Image read_image_for_luminance(const std::filesystem::path& path)
 Image decode_image(const std::uint8_t* data, std::size_t size, const std::string& name)
 {
     switch (detect_image_format(data, size, name)) {
-    case ImageFormat::png:
-        return decode_png(data, size, name);
-    case ImageFormat::jpeg:
-        return decode_jpeg(data, size, name);
-    case ImageFormat::bmp:
-        break;
+        case ImageFormat::png:
+            return decode_png(data, size, name);
+        case ImageFormat::jpeg:
+            return decode_jpeg(data, size, name);
+        case ImageFormat::bmp:
+            break;
     }
     return decode_bmp(data, size, name);
 }
@@ -191,12 +196,12 @@ void write_image(const std::filesystem::path& path, const Image& image)
 void read_luminance_rows(const InputFile& file, const LuminanceRows& rows)
 {
     switch (detect_image_format(file)) {
-    case ImageFormat::jpeg:
-        return read_jpeg_luminance_rows(file, rows);
-    case ImageFormat::png:
-        return read_png_luminance_rows(file, rows);
-    case ImageFormat::bmp:
-        break;
+        case ImageFormat::jpeg:
+            return read_jpeg_luminance_rows(file, rows);
+        case ImageFormat::png:
+            return read_png_luminance_rows(file, rows);
+        case ImageFormat::bmp:
+            break;
     }
     read_whole_luminance_rows(file, rows);
 }

@@ -20,7 +20,8 @@ enum class ImageFormat { bmp, png, jpeg };
 
 // The format whose signature `prefix` starts with. Throws ImageError naming `name` ("not a BMP,
 // PNG or JPEG file") for any other.
-ImageFormat detect_image_format(const std::uint8_t* prefix, std::size_t size, const std::string& name);
+ImageFormat detect_image_format(const std::uint8_t* prefix, std::size_t size,
+                                const std::string& name);
 // The same from the file's first bytes (a read error is an ImageError too).
 ImageFormat detect_image_format(const InputFile& file);
 

@@ -66,7 +66,8 @@ void InputFile::read_serially(std::uint64_t offset, unsigned char* out, std::siz
     // Large reads, each at most 1 GiB (Linux moves at most about 2 GiB per call).
     constexpr std::size_t kMaxRead = std::size_t{1} << 30;
     while (bytes > 0) {
-        const ssize_t got = ::pread(fd_, out, std::min(bytes, kMaxRead), static_cast<off_t>(offset));
+        const ssize_t got =
+            ::pread(fd_, out, std::min(bytes, kMaxRead), static_cast<off_t>(offset));
         ++reads_;
         if (got < 0) {
             if (errno == EINTR) continue;

@@ -213,7 +213,7 @@ bool read_coefficients(JpegDecompressor* jpeg, std::int16_t* blocks, std::uint16
     const std::size_t row_bytes = std::size_t{luminance.width_in_blocks} * sizeof(JBLOCK);
     for (JDIMENSION row = 0; row < luminance.height_in_blocks; ++row) {
         JBLOCKARRAY stored = cinfo->mem->access_virt_barray(reinterpret_cast<j_common_ptr>(cinfo),
-                                                           planes[0], row, 1, FALSE);
+                                                            planes[0], row, 1, FALSE);
         std::memcpy(blocks + row * row_bytes / sizeof(std::int16_t), stored[0], row_bytes);
     }
     // libjpeg keeps the table each component was decoded with (a file may redefine a table
@@ -249,21 +249,21 @@ public:
 
         j_decompress_ptr cinfo = jpeg_.cinfo();
         switch (cinfo->jpeg_color_space) {
-        case JCS_GRAYSCALE:
-            cinfo->out_color_space = JCS_GRAYSCALE;
-            break;
-        case JCS_YCbCr:
-            cinfo->out_color_space = luminance_only ? JCS_GRAYSCALE : JCS_RGB;
-            break;
-        case JCS_RGB:
-            cinfo->out_color_space = JCS_RGB;
-            break;
-        case JCS_CMYK:
-        case JCS_YCCK:
-            fail("CMYK JPEG is not supported (save it as RGB or greyscale)");
-        default:
-            fail("unsupported JPEG colour space (" + std::to_string(cinfo->num_components) +
-                 " components of unknown meaning)");
+            case JCS_GRAYSCALE:
+                cinfo->out_color_space = JCS_GRAYSCALE;
+                break;
+            case JCS_YCbCr:
+                cinfo->out_color_space = luminance_only ? JCS_GRAYSCALE : JCS_RGB;
+                break;
+            case JCS_RGB:
+                cinfo->out_color_space = JCS_RGB;
+                break;
+            case JCS_CMYK:
+            case JCS_YCCK:
+                fail("CMYK JPEG is not supported (save it as RGB or greyscale)");
+            default:
+                fail("unsupported JPEG colour space (" + std::to_string(cinfo->num_components) +
+                     " components of unknown meaning)");
         }
         if (cinfo->arith_code) fail("arithmetic-coded JPEG is not supported");
         check_image_limits(cinfo->image_width, cinfo->image_height, name_);
@@ -329,12 +329,13 @@ private:
         const unsigned threads = decoding.threads != 0 ? decoding.threads : threads_per_image();
         const j_decompress_ptr cinfo = jpeg_.cinfo();
         const std::size_t pixels = std::size_t{cinfo->image_width} * cinfo->image_height;
-        if (threads < 2 || pixels < decoding.parallel_from_pixels ||
-            cinfo->progressive_mode || cinfo->arith_code || cinfo->restart_interval == 0 ||
+        if (threads < 2 || pixels < decoding.parallel_from_pixels || cinfo->progressive_mode ||
+            cinfo->arith_code || cinfo->restart_interval == 0 ||
             cinfo->comps_in_scan != cinfo->num_components)
             return false;
         const std::optional<RestartLayout> layout = find_restart_intervals(anywhere_, threads);
-        return layout && layout->width == cinfo->image_width && layout->height == cinfo->image_height &&
+        return layout && layout->width == cinfo->image_width &&
+               layout->height == cinfo->image_height &&
                decode_restart_intervals(anywhere_, *layout, threads, channels, rows);
     }
 
@@ -350,20 +351,25 @@ private:
             // Decoded whole (a cut inside the data was refused above): the user still hears why
             // the file is shorter than it should be, in case more of it was meant to be there.
             if (jpeg_.source().end_marker_missing)
-                note_about_input(name_ + ": the file has no end marker (EOI, its last 2 bytes); its "
+                note_about_input(name_ +
+                                 ": the file has no end marker (EOI, its last 2 bytes); its "
                                  "image data is whole and was decoded");
         }
         if (decoding.path_taken) *decoding.path_taken = path;
     }
 
-    [[noreturn]] void fail(const std::string& reason) const { throw ImageError(name_ + ": " + reason); }
+    [[noreturn]] void fail(const std::string& reason) const
+    {
+        throw ImageError(name_ + ": " + reason);
+    }
 
     void check(bool succeeded)
     {
         if (succeeded) return;
         if (jpeg_.errors().exception) std::rethrow_exception(jpeg_.errors().exception);
         const JpegSource& source = jpeg_.source();
-        if (source.end_marker_missing && std::string(jpeg_.errors().reason).rfind("truncated", 0) != 0)
+        if (source.end_marker_missing &&
+            std::string(jpeg_.errors().reason).rfind("truncated", 0) != 0)
             fail("truncated: the file ends at byte " + std::to_string(bytes_.size()) +
                  ", before its image data does (" + jpeg_.errors().reason + ")");
         fail(jpeg_.errors().reason);
@@ -391,7 +397,10 @@ ImageHeader read_jpeg_header(const InputFile& file, const JpegDecoding& decoding
     });
 }
 
-ImageHeader read_jpeg_header(const InputFile& file) { return read_jpeg_header(file, JpegDecoding{}); }
+ImageHeader read_jpeg_header(const InputFile& file)
+{
+    return read_jpeg_header(file, JpegDecoding{});
+}
 
 Image read_jpeg(const InputFile& file, const JpegDecoding& decoding)
 {
@@ -401,7 +410,10 @@ Image read_jpeg(const InputFile& file, const JpegDecoding& decoding)
         [&] { return JpegDecoder(bytes, anywhere, file.path().string()).decode(decoding); });
 }
 
-Image read_jpeg(const InputFile& file) { return read_jpeg(file, JpegDecoding{}); }
+Image read_jpeg(const InputFile& file)
+{
+    return read_jpeg(file, JpegDecoding{});
+}
 
 Image decode_jpeg(const std::uint8_t* data, std::size_t size, const std::string& name,
                   const JpegDecoding& decoding)
@@ -441,7 +453,8 @@ std::optional<JpegLuminanceCoefficients> decode_jpeg_luminance_coefficients(
 {
     ByteSource bytes(data, size);
     const JpegBytes anywhere(data, size);
-    return while_loading([&] { return JpegDecoder(bytes, anywhere, name).luminance_coefficients(); });
+    return while_loading(
+        [&] { return JpegDecoder(bytes, anywhere, name).luminance_coefficients(); });
 }
 
 namespace {

@@ -87,7 +87,7 @@ std::vector<std::uint8_t> encode_jpeg(const Image& image, int quality);
 // first width x height samples, after the inverse DCT, are the luminance read_jpeg gives with
 // luminance_only (a grey file's only plane, a YCbCr file's Y).
 struct JpegLuminanceCoefficients {
-    std::size_t width = 0;        // the image's size in pixels
+    std::size_t width = 0;  // the image's size in pixels
     std::size_t height = 0;
     std::size_t blocks_wide = 0;  // the plane's 8x8 blocks: width / 8 and height / 8, rounded up
     std::size_t blocks_high = 0;

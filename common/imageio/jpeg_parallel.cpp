@@ -10,8 +10,9 @@
 namespace sdk {
 namespace {
 
-constexpr std::uint8_t kRestartMarkers[8][2] = {{0xFF, 0xD0}, {0xFF, 0xD1}, {0xFF, 0xD2}, {0xFF, 0xD3},
-                                                {0xFF, 0xD4}, {0xFF, 0xD5}, {0xFF, 0xD6}, {0xFF, 0xD7}};
+constexpr std::uint8_t kRestartMarkers[8][2] = {{0xFF, 0xD0}, {0xFF, 0xD1}, {0xFF, 0xD2},
+                                                {0xFF, 0xD3}, {0xFF, 0xD4}, {0xFF, 0xD5},
+                                                {0xFF, 0xD6}, {0xFF, 0xD7}};
 constexpr std::uint8_t kEndOfImage[2] = {0xFF, 0xD9};
 constexpr std::size_t kInputBufferBytes = 64 * 1024;
 
@@ -39,22 +40,27 @@ struct Piece {
 // the pixels (inverse DCT, upsampling, colour conversion). Rows of smooth sky hold far fewer
 // bytes than rows of foliage, so rows alone would misjudge a photograph; the weight of a pixel
 // byte against a compressed byte (1/8) is a rough guess, which only moves the cuts a little.
-std::vector<Piece> cut_into_pieces(const RestartLayout& layout, std::size_t row_bytes, unsigned threads)
+std::vector<Piece> cut_into_pieces(const RestartLayout& layout, std::size_t row_bytes,
+                                   unsigned threads)
 {
     const std::size_t strips = layout.strips();
     const std::size_t per_strip = layout.intervals_per_strip;
-    const auto interval_of = [&](std::size_t strip) { return std::min(layout.intervals(), strip * per_strip); };
+    const auto interval_of = [&](std::size_t strip) {
+        return std::min(layout.intervals(), strip * per_strip);
+    };
     const std::size_t count = std::min<std::size_t>(std::max(1u, threads), strips);
     std::vector<double> cost_before(strips + 1, 0.0);  // of strips [0, s)
     const double pixel_bytes = static_cast<double>(layout.rows_per_strip * row_bytes);
     for (std::size_t s = 0; s < strips; ++s) {
         const std::size_t first = interval_of(s), last = interval_of(s + 1) - 1;
-        const auto compressed = static_cast<double>(layout.interval_end[last] - layout.interval_begin[first]);
+        const auto compressed =
+            static_cast<double>(layout.interval_end[last] - layout.interval_begin[first]);
         cost_before[s + 1] = cost_before[s] + compressed + pixel_bytes / 8.0;
     }
     std::vector<std::size_t> cuts{0};
     for (std::size_t p = 1; p < count; ++p) {
-        const double share = cost_before[strips] * static_cast<double>(p) / static_cast<double>(count);
+        const double share =
+            cost_before[strips] * static_cast<double>(p) / static_cast<double>(count);
         std::size_t cut = static_cast<std::size_t>(
             std::lower_bound(cost_before.begin(), cost_before.end(), share) - cost_before.begin());
         cut = std::clamp(cut, cuts.back() + 1, strips - (count - p));  // no piece empty
@@ -88,10 +94,12 @@ std::vector<Span> spans_of(const RestartLayout& layout, const Piece& piece)
     std::vector<Span> spans;
     spans.push_back({nullptr, 0, layout.height_offset});
     spans.push_back({piece.height_bytes, 0, 2});
-    spans.push_back({nullptr, layout.height_offset + 2, layout.entropy_begin - (layout.height_offset + 2)});
+    spans.push_back(
+        {nullptr, layout.height_offset + 2, layout.entropy_begin - (layout.height_offset + 2)});
     for (std::size_t i = piece.first_interval; i < piece.end_interval; ++i) {
         const std::size_t restarts_before = i - piece.first_interval;
-        if (restarts_before > 0) spans.push_back({kRestartMarkers[(restarts_before - 1) % 8], 0, 2});
+        if (restarts_before > 0)
+            spans.push_back({kRestartMarkers[(restarts_before - 1) % 8], 0, 2});
         const std::uint64_t begin = layout.interval_begin[i];
         spans.push_back({nullptr, begin, layout.interval_end[i] - begin});
     }
@@ -105,12 +113,15 @@ struct PieceSource {
     jpeg_source_mgr manager;
     const JpegBytes* bytes = nullptr;
     const std::vector<Span>* spans = nullptr;
-    std::size_t span = 0;      // the next span to give
-    std::uint64_t given = 0;   // bytes of it given already
+    std::size_t span = 0;     // the next span to give
+    std::uint64_t given = 0;  // bytes of it given already
     std::uint8_t* buffer = nullptr;
 };
 
-PieceSource& source_of(j_decompress_ptr cinfo) { return *reinterpret_cast<PieceSource*>(cinfo->src); }
+PieceSource& source_of(j_decompress_ptr cinfo)
+{
+    return *reinterpret_cast<PieceSource*>(cinfo->src);
+}
 
 boolean on_fill_input_buffer(j_decompress_ptr cinfo)
 {
@@ -130,12 +141,14 @@ boolean on_fill_input_buffer(j_decompress_ptr cinfo)
     const Span& span = spans[source.span];
     std::uint64_t count = span.size - source.given;
     if (span.constant || source.bytes->memory()) {
-        const std::uint8_t* start = span.constant ? span.constant : source.bytes->memory() + span.offset;
+        const std::uint8_t* start =
+            span.constant ? span.constant : source.bytes->memory() + span.offset;
         source.manager.next_input_byte = start + source.given;
     } else {
         count = std::min<std::uint64_t>(count, kInputBufferBytes);
         try {
-            source.bytes->read(span.offset + source.given, source.buffer, static_cast<std::size_t>(count));
+            source.bytes->read(span.offset + source.given, source.buffer,
+                               static_cast<std::size_t>(count));
         } catch (...) {
             errors.exception = std::current_exception();
         }

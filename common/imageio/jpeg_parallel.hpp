@@ -7,7 +7,8 @@
 // decompressor as a small JPEG file of its own, assembled without copying the file: the file's
 // headers as they are, with the frame's height changed to the piece's, then the piece's
 // intervals, which keep the file's restart interval, with their restart markers numbered again
-// from RST0 (libjpeg expects RST0 first after a scan starts), then EOI. Each piece writes its own rows of the one output image.
+// from RST0 (libjpeg expects RST0 first after a scan starts), then EOI. Each piece writes its own
+// rows of the one output image.
 #include "common/imageio/image.hpp"
 #include "common/imageio/jpeg_restarts.hpp"
 #include "common/imageio/row_target.hpp"

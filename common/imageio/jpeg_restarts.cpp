@@ -118,7 +118,8 @@ std::optional<Frame> read_headers(ByteWindow& in)
             if (length != 4) return std::nullopt;
             frame.restart_interval = in.pair(body);
         } else if (marker == kMarkerSOS) {
-            if (!seen_frame || in.byte(body) != frame.components || length != 6 + 2 * frame.components)
+            if (!seen_frame || in.byte(body) != frame.components ||
+                length != 6 + 2 * frame.components)
                 return std::nullopt;
             frame.entropy_begin = at + 2 + static_cast<std::uint64_t>(length);
             return frame;
@@ -150,14 +151,14 @@ constexpr std::size_t kScanBlockBytes = std::size_t{1} << 20;
 // Inside entropy-coded data an FF byte is followed by 00 (a stuffed FF of data) or by more FF
 // (fill); any other byte after it makes a marker. A marker belongs to the stretch holding its FF,
 // so stretches can be cut anywhere: the byte after a stretch is read with it.
-void find_markers(const JpegBytes& bytes, std::uint64_t begin, std::uint64_t end, std::size_t most_restarts,
-                  StretchMarkers& found)
+void find_markers(const JpegBytes& bytes, std::uint64_t begin, std::uint64_t end,
+                  std::size_t most_restarts, StretchMarkers& found)
 {
     std::vector<std::uint8_t> block;
     for (std::uint64_t block_begin = begin; block_begin < end; block_begin += kScanBlockBytes) {
         const std::uint64_t block_end = std::min<std::uint64_t>(end, block_begin + kScanBlockBytes);
-        const auto readable =
-            static_cast<std::size_t>(std::min<std::uint64_t>(bytes.size(), block_end + 1) - block_begin);
+        const auto readable = static_cast<std::size_t>(
+            std::min<std::uint64_t>(bytes.size(), block_end + 1) - block_begin);
         const std::uint8_t* data = bytes.memory() ? bytes.memory() + block_begin : nullptr;
         if (!data) {
             block.resize(readable);
@@ -211,7 +212,8 @@ bool find_scan_markers(const JpegBytes& bytes, std::uint64_t begin, std::size_t 
         if (error) std::rethrow_exception(error);
 
     for (StretchMarkers& stretch : found) {
-        if (stretch.too_many || restarts.size() + stretch.restarts.size() > most_restarts) return false;
+        if (stretch.too_many || restarts.size() + stretch.restarts.size() > most_restarts)
+            return false;
         restarts.insert(restarts.end(), stretch.restarts.begin(), stretch.restarts.end());
         if (stretch.end) {
             end = *stretch.end;
@@ -233,8 +235,10 @@ std::optional<RestartLayout> find_restart_intervals(const JpegBytes& bytes, unsi
     const bool interleaved = frame->components > 1;
     const int mcu_width = interleaved ? 8 * frame->most_h : 8;
     const int mcu_height = interleaved ? 8 * frame->most_v : 8;
-    const std::uint64_t mcus_per_row = (static_cast<std::uint64_t>(frame->width) + mcu_width - 1) / mcu_width;
-    const std::uint64_t mcu_rows = (static_cast<std::uint64_t>(frame->height) + mcu_height - 1) / mcu_height;
+    const std::uint64_t mcus_per_row =
+        (static_cast<std::uint64_t>(frame->width) + mcu_width - 1) / mcu_width;
+    const std::uint64_t mcu_rows =
+        (static_cast<std::uint64_t>(frame->height) + mcu_height - 1) / mcu_height;
     const std::uint64_t mcus = mcus_per_row * mcu_rows;
     const auto restart_interval = static_cast<std::uint64_t>(frame->restart_interval);
     // Where an interval and a row of MCUs start together (the header's comment): every
@@ -246,8 +250,10 @@ std::optional<RestartLayout> find_restart_intervals(const JpegBytes& bytes, unsi
     // in its piece): with a restart after every MCU or two, more than a grey image's own pixels.
     // Past as many intervals as a file of row intervals could hold, each must average 256 pixels.
     constexpr std::uint64_t kIntervalsAlwaysTaken = 65536, kLeastPixelsPerInterval = 256;
-    const std::uint64_t pixels = static_cast<std::uint64_t>(frame->width) * static_cast<std::uint64_t>(frame->height);
-    if (intervals > kIntervalsAlwaysTaken && intervals * kLeastPixelsPerInterval > pixels) return std::nullopt;
+    const std::uint64_t pixels =
+        static_cast<std::uint64_t>(frame->width) * static_cast<std::uint64_t>(frame->height);
+    if (intervals > kIntervalsAlwaysTaken && intervals * kLeastPixelsPerInterval > pixels)
+        return std::nullopt;
 
     std::vector<Marker> restarts;
     Marker end{};

@@ -66,7 +66,10 @@ struct RestartLayout {
     std::vector<std::uint64_t> interval_end;
 
     std::size_t intervals() const { return interval_begin.size(); }
-    std::size_t strips() const { return (intervals() + intervals_per_strip - 1) / intervals_per_strip; }
+    std::size_t strips() const
+    {
+        return (intervals() + intervals_per_strip - 1) / intervals_per_strip;
+    }
 };
 
 // The layout of `bytes` when it is a file of the simple case above with at least two strips;

@@ -29,11 +29,23 @@ struct Errors {
     long warnings = 0;  // recoverable damage libjpeg decoded around
 };
 
-inline Errors& errors_of(j_common_ptr cinfo) { return *reinterpret_cast<Errors*>(cinfo->err); }
-inline Errors& errors_of(j_decompress_ptr cinfo) { return errors_of(reinterpret_cast<j_common_ptr>(cinfo)); }
+inline Errors& errors_of(j_common_ptr cinfo)
+{
+    return *reinterpret_cast<Errors*>(cinfo->err);
+}
+inline Errors& errors_of(j_decompress_ptr cinfo)
+{
+    return errors_of(reinterpret_cast<j_common_ptr>(cinfo));
+}
 
-[[noreturn]] inline void jump_back(j_common_ptr cinfo) { std::longjmp(errors_of(cinfo).jump, 1); }
-[[noreturn]] inline void jump_back(j_decompress_ptr cinfo) { jump_back(reinterpret_cast<j_common_ptr>(cinfo)); }
+[[noreturn]] inline void jump_back(j_common_ptr cinfo)
+{
+    std::longjmp(errors_of(cinfo).jump, 1);
+}
+[[noreturn]] inline void jump_back(j_decompress_ptr cinfo)
+{
+    jump_back(reinterpret_cast<j_common_ptr>(cinfo));
+}
 
 [[noreturn]] inline void on_error(j_common_ptr cinfo)
 {

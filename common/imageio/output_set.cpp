@@ -50,7 +50,8 @@ void refuse_non_regular(const std::filesystem::path& output)
         return;  // nothing there yet (or a dangling link)
     }
     if (S_ISREG(info.st_mode)) return;
-    fail(output, S_ISDIR(info.st_mode) ? "it is a folder" : "it is not a regular file (a device, FIFO or socket)");
+    fail(output, S_ISDIR(info.st_mode) ? "it is a folder"
+                                       : "it is not a regular file (a device, FIFO or socket)");
 }
 
 // Holds an exclusive flock() on each folder the set writes into, in one fixed order (so two
@@ -73,13 +74,15 @@ public:
             const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             if (fd < 0) continue;  // the renames will report what is wrong with it
             struct stat info {};
-            if (::fstat(fd, &info) != 0 || !opened.emplace(std::pair(info.st_dev, info.st_ino), fd).second)
+            if (::fstat(fd, &info) != 0 ||
+                !opened.emplace(std::pair(info.st_dev, info.st_ino), fd).second)
                 ::close(fd);
         }
         const auto give_up = std::chrono::steady_clock::now() + kLongestWait;
         for (const auto& [identity, fd] : opened) {
             fds_.push_back(fd);
-            while (::flock(fd, LOCK_EX | LOCK_NB) != 0 && (errno == EWOULDBLOCK || errno == EINTR)) {
+            while (::flock(fd, LOCK_EX | LOCK_NB) != 0 &&
+                   (errno == EWOULDBLOCK || errno == EINTR)) {
                 if (std::chrono::steady_clock::now() > give_up) {
                     std::cerr << program_invocation_short_name
                               << ": an output folder stayed locked by another process (a `flock` "
@@ -128,7 +131,8 @@ OutputSet::OutputSet(const std::vector<std::filesystem::path>& inputs,
             std::error_code error;
             // (A link counts as there, dangling or not: nothing is made through it.)
             for (auto level = folder;
-                 !level.empty() && !std::filesystem::exists(std::filesystem::symlink_status(level, error));
+                 !level.empty() &&
+                 !std::filesystem::exists(std::filesystem::symlink_status(level, error));
                  level = level.parent_path()) {
                 missing.insert(missing.begin(), level);
                 if (level == level.parent_path()) break;
@@ -144,7 +148,8 @@ OutputSet::OutputSet(const std::vector<std::filesystem::path>& inputs,
             if (!error && !std::filesystem::is_directory(folder, error) && !error)
                 error = std::make_error_code(std::errc::not_a_directory);
             if (error)
-                throw FileError("cannot create the folder " + quoted(folder) + ": " + error.message());
+                throw FileError("cannot create the folder " + quoted(folder) + ": " +
+                                error.message());
         }
         for (const auto& output : outputs) {
             const auto folder = output.parent_path();
@@ -206,7 +211,8 @@ ReservedOutput* OutputSet::reserved_for(const std::filesystem::path& path)
 void OutputSet::commit()
 {
     for (const auto& file : files_) {
-        if (!file->complete) throw std::logic_error("OutputSet: " + quoted(file->target) + " was not written");
+        if (!file->complete)
+            throw std::logic_error("OutputSet: " + quoted(file->target) + " was not written");
     }
     std::set<std::filesystem::path> folders;
     for (const auto& file : files_) folders.insert(folder_of(file->target));

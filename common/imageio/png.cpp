@@ -42,7 +42,8 @@ struct PngContext {
 
 void remember(PngContext& context, const char* reason)
 {
-    if (context.reason[0] == '\0') std::snprintf(context.reason, sizeof context.reason, "%s", reason);
+    if (context.reason[0] == '\0')
+        std::snprintf(context.reason, sizeof context.reason, "%s", reason);
 }
 
 [[noreturn]] void on_error(png_structp png, png_const_charp message)
@@ -150,8 +151,7 @@ bool read_end(png_structp png)
 
 class PngDecoder {
 public:
-    PngDecoder(ByteSource& source, const std::string& name)
-        : name_(name), structs_(context_)
+    PngDecoder(ByteSource& source, const std::string& name) : name_(name), structs_(context_)
     {
         context_.source = &source;
     }
@@ -229,12 +229,16 @@ private:
         Image image = allocate_image(declared);
         const std::size_t row_bytes = image.width * static_cast<std::size_t>(image.channels);
         std::vector<png_bytep> rows(image.height);
-        for (std::size_t y = 0; y < image.height; ++y) rows[y] = image.pixels.data() + y * row_bytes;
+        for (std::size_t y = 0; y < image.height; ++y)
+            rows[y] = image.pixels.data() + y * row_bytes;
         check(read_rows(structs_.png(), rows.data()));
         return image;
     }
 
-    [[noreturn]] void fail(const std::string& reason) const { throw ImageError(name_ + ": " + reason); }
+    [[noreturn]] void fail(const std::string& reason) const
+    {
+        throw ImageError(name_ + ": " + reason);
+    }
 
     void check(bool succeeded)
     {
@@ -256,7 +260,8 @@ void check_encodable(const Image& image)
                                     " channels (supported: 1, 3)");
     if (image.width == 0 || image.height == 0 || !within_image_limits(image.width, image.height))
         throw std::invalid_argument("encode_png: no PNG of " + shape + " pixels");
-    if (image.pixels.size() != image.width * image.height * static_cast<std::size_t>(image.channels))
+    if (image.pixels.size() !=
+        image.width * image.height * static_cast<std::size_t>(image.channels))
         throw std::invalid_argument("encode_png: " + shape + " image has " +
                                     std::to_string(image.pixels.size()) + " pixel bytes");
 }
@@ -316,7 +321,8 @@ void write_png(const std::filesystem::path& path, const Image& image)
         throw std::invalid_argument(path.string() + ": " + error.what());
     }
     AtomicFile file(path);
-    write_png_stream(image, [&](const std::uint8_t* data, std::size_t size) { file.write(data, size); });
+    write_png_stream(image,
+                     [&](const std::uint8_t* data, std::size_t size) { file.write(data, size); });
     file.commit();
 }
 

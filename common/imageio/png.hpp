@@ -13,12 +13,13 @@
 
 namespace sdk {
 
-// PNG files, read through libpng, written by our own encoder (png_writer.hpp). Every PNG is read: 1, 2, 4, 8 and 16 bits per sample; grey, grey with
-// alpha, RGB, RGBA and palette; interlaced or not. Grey (with or without alpha) gives a 1-channel
-// Image, the others RGB. Alpha (an alpha channel or a tRNS chunk) is dropped, not blended with
-// any background; 16-bit samples keep their high byte (v >> 8), as OpenCV's imread does; gamma
-// and colour profile chunks are ignored. Anything malformed, truncated or unsupported throws
-// ImageError naming the file, one line; nothing libpng says reaches stderr.
+// PNG files, read through libpng, written by our own encoder (png_writer.hpp). Every PNG is read:
+// 1, 2, 4, 8 and 16 bits per sample; grey, grey with alpha, RGB, RGBA and palette; interlaced or
+// not. Grey (with or without alpha) gives a 1-channel Image, the others RGB. Alpha (an alpha
+// channel or a tRNS chunk) is dropped, not blended with any background; 16-bit samples keep their
+// high byte (v >> 8), as OpenCV's imread does; gamma and colour profile chunks are ignored.
+// Anything malformed, truncated or unsupported throws ImageError naming the file, one line; nothing
+// libpng says reaches stderr.
 
 // The 8 bytes every PNG file starts with.
 bool has_png_signature(const std::uint8_t* prefix, std::size_t size);

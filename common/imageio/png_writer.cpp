@@ -84,14 +84,15 @@ DeflateRows png_deflate_rows(const Image& image, const PngRowsEncoder& encoder)
         filter_png_rows_up(image, first_row, count, out);
     };
     if (encoder)
-        rows.compress_rows = [&image, &encoder](std::size_t first_row, std::size_t count,
-                                                bool last, std::vector<std::uint8_t>& out) {
+        rows.compress_rows = [&image, &encoder](std::size_t first_row, std::size_t count, bool last,
+                                                std::vector<std::uint8_t>& out) {
             return encoder(image, first_row, count, last, out);
         };
     return rows;
 }
 
-void write_png_stream(const Image& image, const StreamWriter& write, const DeflateChunking& chunking)
+void write_png_stream(const Image& image, const StreamWriter& write,
+                      const DeflateChunking& chunking)
 {
     write(kSignature, sizeof kSignature);
     std::uint8_t header[13] = {};

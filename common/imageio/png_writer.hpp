@@ -29,9 +29,9 @@ void filter_png_rows_up(const Image& image, std::size_t first_row, std::size_t c
 // (the device's, common/codecs/png_deflate/): rows [first_row, first_row + count) filtered as
 // filter_png_rows_up does, appended to `out` as DeflateRows::compress_rows appends a chunk's
 // blocks; it returns the Adler-32 of the filtered rows. Called on the writer's worker threads.
-using PngRowsEncoder = std::function<std::uint32_t(const Image& image, std::size_t first_row,
-                                                   std::size_t count, bool last,
-                                                   std::vector<std::uint8_t>& out)>;
+using PngRowsEncoder =
+    std::function<std::uint32_t(const Image& image, std::size_t first_row, std::size_t count,
+                                bool last, std::vector<std::uint8_t>& out)>;
 
 // The image's rows as write_png_stream hands them to deflate_rows: filtered with Up and
 // compressed by zlib, or filtered and compressed by `encoder` when it is set. The result refers

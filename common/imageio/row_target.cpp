@@ -9,7 +9,8 @@ RowBands::RowBands(const Bands& bands, std::size_t width, std::size_t height, in
     : bands_(bands),
       band_rows_(bands.band_rows != 0 ? std::min(bands.band_rows, height) : height),
       height_(height),
-      row_pitch_(bands.row_pitch != 0 ? bands.row_pitch : width * static_cast<std::size_t>(channels)),
+      row_pitch_(bands.row_pitch != 0 ? bands.row_pitch
+                                      : width * static_cast<std::size_t>(channels)),
       scratch_row_(width * static_cast<std::size_t>(channels))
 {
     const std::size_t count = band_rows_ == 0 ? 0 : (height + band_rows_ - 1) / band_rows_;
@@ -68,7 +69,8 @@ void RowBands::start_again()
     const std::lock_guard<std::mutex> lock(mutex_);
     rows_missing_.assign(handed_over_.size(), 0);
     for (std::size_t band = 0; band < handed_over_.size(); ++band)
-        if (!handed_over_[band]) rows_missing_[band] = std::min(band_rows_, height_ - band * band_rows_);
+        if (!handed_over_[band])
+            rows_missing_[band] = std::min(band_rows_, height_ - band * band_rows_);
     complete_.clear();
 }
 

@@ -75,8 +75,10 @@ bool remove_remembered() noexcept
         const Slot& slot = slots.slots[i];
         if (!slot.used.load(std::memory_order_acquire)) continue;
         any = true;
-        if (slot.folder) ++folders;
-        else ::unlink(slot.path);
+        if (slot.folder)
+            ++folders;
+        else
+            ::unlink(slot.path);
     }
     for (std::size_t pass = 0; pass < folders; ++pass) {
         for (std::size_t i = 0; i < slots.size; ++i) {
@@ -89,7 +91,8 @@ bool remove_remembered() noexcept
 
 // Hands the signal to the handler someone else installed for it (PoCL's LLVM removes its own
 // files so), if any, then stops the process the signal's default way.
-[[noreturn]] void pass_on_and_stop(int signal_number, siginfo_t* info, const struct sigaction& other)
+[[noreturn]] void pass_on_and_stop(int signal_number, siginfo_t* info,
+                                   const struct sigaction& other)
 {
     if (other.sa_flags & SA_SIGINFO) {
         if (other.sa_sigaction) other.sa_sigaction(signal_number, info, nullptr);
@@ -112,10 +115,10 @@ bool remove_remembered() noexcept
 // when first asked for devices) cannot stand between the signal and the clean-up.
 std::mutex deferral_mutex;
 std::condition_variable deferral_ended;
-int deferring = 0;        // how many SignalsDeferred are alive (threads may nest them)
-bool stopping = false;    // a signal waits for the deferral to end
-pid_t waiting_in = 0;     // the process whose waiting thread runs (a forked child has none)
-sigset_t waited;          // the stopping signals not ignored when the waiting began
+int deferring = 0;      // how many SignalsDeferred are alive (threads may nest them)
+bool stopping = false;  // a signal waits for the deferral to end
+pid_t waiting_in = 0;   // the process whose waiting thread runs (a forked child has none)
+sigset_t waited;        // the stopping signals not ignored when the waiting began
 pthread_t waiting_thread;
 
 // SIGPIPE, from a write to a pipe whose reader is gone (`sample ... | head -1`), goes to the thread
@@ -138,9 +141,9 @@ void hand_pipe_to_waiting_thread(int, siginfo_t*, void*)
 void wait_for_stopping_signals(sigset_t taken)
 {
     for (;;) {
-        siginfo_t info {};
+        siginfo_t info{};
         const int signal_number = ::sigwaitinfo(&taken, &info);
-        if (signal_number < 0) continue;  // EINTR
+        if (signal_number < 0) continue;                    // EINTR
         std::unique_lock<std::mutex> lock(deferral_mutex);  // held to the end: no new deferral
         stopping = true;
         deferral_ended.wait(lock, [] { return deferring == 0; });
@@ -190,7 +193,8 @@ void remove_remembered_and_crash(int signal_number, siginfo_t* info, void*)
 {
     remove_remembered();
     for (std::size_t i = 0; i < kCrashSignals.size(); ++i)
-        if (kCrashSignals[i] == signal_number) pass_on_and_stop(signal_number, info, before_crash[i]);
+        if (kCrashSignals[i] == signal_number)
+            pass_on_and_stop(signal_number, info, before_crash[i]);
     pass_on_and_stop(signal_number, info, {});
 }
 
@@ -201,8 +205,9 @@ void remove_remembered_at_exit()
 {
     if (!remove_remembered()) return;
     const char* name = program_invocation_short_name;
-    const char* why = ": the run was ended inside a library (the OpenCL driver's message, if any, is "
-                      "above); its output files were not written\n";
+    const char* why =
+        ": the run was ended inside a library (the OpenCL driver's message, if any, is "
+        "above); its output files were not written\n";
     [[maybe_unused]] ssize_t ignored = ::write(2, name, std::strlen(name));
     ignored = ::write(2, why, std::strlen(why));
 }
@@ -272,8 +277,8 @@ void remember(const std::filesystem::path& path, bool folder)
         // published, so that a removal reading either table finds them all. Without the memory
         // for it, this path is still removed on every normal path, only not on a signal.
         auto* bigger_slots = new (std::nothrow) Slot[2 * slots->size];
-        auto* bigger = bigger_slots ? new (std::nothrow) Table{2 * slots->size, bigger_slots, slots}
-                                    : nullptr;
+        auto* bigger =
+            bigger_slots ? new (std::nothrow) Table{2 * slots->size, bigger_slots, slots} : nullptr;
         if (!bigger) {
             delete[] bigger_slots;
             return;
@@ -309,10 +314,22 @@ void forget(const std::filesystem::path& path)
 
 }  // namespace
 
-void remember_temporary(const std::filesystem::path& path) { remember(path, false); }
-void forget_temporary(const std::filesystem::path& path) { forget(path); }
-void remember_created_folder(const std::filesystem::path& path) { remember(path, true); }
-void forget_created_folder(const std::filesystem::path& path) { forget(path); }
+void remember_temporary(const std::filesystem::path& path)
+{
+    remember(path, false);
+}
+void forget_temporary(const std::filesystem::path& path)
+{
+    forget(path);
+}
+void remember_created_folder(const std::filesystem::path& path)
+{
+    remember(path, true);
+}
+void forget_created_folder(const std::filesystem::path& path)
+{
+    forget(path);
+}
 
 SignalsDeferred::SignalsDeferred()
 {

@@ -7,17 +7,18 @@ namespace sdk {
 
 // Temporary files a run has created and not yet renamed into place. While one is remembered,
 // they are all removed when the process is stopped by a signal sent to it (SIGINT, SIGTERM, SIGHUP,
-// SIGQUIT, SIGABRT, SIGALRM, SIGUSR1, SIGUSR2: Ctrl-C, Ctrl-\, kill, timeout), by SIGPIPE (its output
-// piped into a reader that left, as `| head -1`), dies of an abort (an assertion inside the OpenCL
-// driver) or a crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE: a fault inside the driver), or is ended
-// by exit() inside a library (then with one line on stderr, "<program>: ..."); SIGXFSZ is
+// SIGQUIT, SIGABRT, SIGALRM, SIGUSR1, SIGUSR2: Ctrl-C, Ctrl-\, kill, timeout), by SIGPIPE (its
+// output piped into a reader that left, as `| head -1`), dies of an abort (an assertion inside the
+// OpenCL driver) or a crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE: a fault inside the driver), or is
+// ended by exit() inside a library (then with one line on stderr, "<program>: ..."); SIGXFSZ is
 // ignored, so a write past the file size limit fails (EFBIG) rather than ending the process.
 // The stopping signals are blocked in the main thread before it starts others (the first call,
 // or take_stopping_signals below), inherited by every thread started later, and taken by one
-// waiting thread, so no other handler (the driver's) stands between a signal and the clean-up. A signal the
-// process was told to ignore, as under nohup, stays ignored. Each signal still ends the process
-// as it would have, with its own status, after the driver's handler for it (if any) has run;
-// a driver's crash report (after SIGABRT or SIGQUIT) is not printed for a signal sent from outside.
+// waiting thread, so no other handler (the driver's) stands between a signal and the clean-up. A
+// signal the process was told to ignore, as under nohup, stays ignored. Each signal still ends the
+// process as it would have, with its own status, after the driver's handler for it (if any) has
+// run; a driver's crash report (after SIGABRT or SIGQUIT) is not printed for a signal sent from
+// outside.
 void remember_temporary(const std::filesystem::path& path);
 
 // SIGXFSZ ignored, so that a write past RLIMIT_FSIZE fails with EFBIG. Called again as each file

@@ -46,8 +46,7 @@ int look_in(dl_phdr_info* object, std::size_t, void* data)
             eh_frame = start;
         }
     }
-    if (!holds_address)
-        return 0;  // the next object
+    if (!holds_address) return 0;  // the next object
     *lookup.result = {};
     lookup.result->dlfo_map_start = reinterpret_cast<void*>(map_start);
     lookup.result->dlfo_map_end = reinterpret_cast<void*>(map_end);
@@ -60,8 +59,8 @@ int look_in(dl_phdr_info* object, std::size_t, void* data)
 
 // Hidden: it serves the unwinder linked into this program and is not exported, so the driver's
 // own libraries, loaded later, keep glibc's (an exported one would take their calls too).
-extern "C" __attribute__((visibility("hidden"))) int _dl_find_object(void* address,
-                                                                      dl_find_object* result) noexcept
+extern "C" __attribute__((visibility("hidden"))) int _dl_find_object(
+    void* address, dl_find_object* result) noexcept
 {
     Lookup lookup{reinterpret_cast<std::uintptr_t>(address), result, false};
     dl_iterate_phdr(look_in, &lookup);

@@ -63,14 +63,16 @@ BandPlan choose_bands(std::size_t height, std::size_t halo, const RowFootprint& 
     // A band of R output rows reads at most R + 2 * halo input rows.
     const std::uint64_t fit_output = fit > 2 * std::uint64_t{halo} ? fit - 2 * halo : 0;
     if (fit_output == 0 && fit < height)
-        throw std::runtime_error(
-            "the image is too wide for the device: one output row with its " +
-            std::to_string(halo) + "-row halo needs buffers of " +
-            std::to_string((1 + 2 * halo) * row.bytes) + " bytes, more than the device allocates (" +
-            mebibytes(max_allocation) + ", CL_DEVICE_MAX_MEM_ALLOC_SIZE or SDK_MAX_ALLOC_BYTES)");
+        throw std::runtime_error("the image is too wide for the device: one output row with its " +
+                                 std::to_string(halo) + "-row halo needs buffers of " +
+                                 std::to_string((1 + 2 * halo) * row.bytes) +
+                                 " bytes, more than the device allocates (" +
+                                 mebibytes(max_allocation) +
+                                 ", CL_DEVICE_MAX_MEM_ALLOC_SIZE or SDK_MAX_ALLOC_BYTES)");
     const bool option_limits = band_rows != 0 && (fit >= height || band_rows <= fit_output);
     plan.max_rows = option_limits ? band_rows : static_cast<std::size_t>(fit_output);
-    plan.bands = plan_bands(height, halo, std::max<std::size_t>(std::min(plan.max_rows, height), 1));
+    plan.bands =
+        plan_bands(height, halo, std::max<std::size_t>(std::min(plan.max_rows, height), 1));
     plan.reason = option_limits ? "--band-rows " + std::to_string(band_rows)
                                 : "the device allocates at most " + mebibytes(max_allocation);
     return plan;

@@ -18,7 +18,7 @@ namespace sdk {
 // The halo is the filter's radius times its passes: an output pixel depends on input rows at
 // most that far away.
 struct Band {
-    std::size_t first_row = 0;    // the output rows this band writes
+    std::size_t first_row = 0;  // the output rows this band writes
     std::size_t end_row = 0;
     std::size_t input_first = 0;  // the input rows it reads, halo included
     std::size_t input_end = 0;
@@ -38,10 +38,11 @@ std::vector<Band> plan_bands(std::size_t height, std::size_t halo, std::size_t m
 // place in `whole` (the image's rows, already sized): how the host's copy of a whole image is
 // assembled from the bands for --verify, --save-raw and --save-gradients.
 template <typename T>
-void place_band_rows(const Band& band, const std::vector<T>& band_values,
-                     std::size_t row_elements, std::vector<T>& whole)
+void place_band_rows(const Band& band, const std::vector<T>& band_values, std::size_t row_elements,
+                     std::vector<T>& whole)
 {
-    const auto from = band_values.begin() + static_cast<std::ptrdiff_t>(band.skipped_rows() * row_elements);
+    const auto from =
+        band_values.begin() + static_cast<std::ptrdiff_t>(band.skipped_rows() * row_elements);
     std::copy(from, from + static_cast<std::ptrdiff_t>(band.rows() * row_elements),
               whole.begin() + static_cast<std::ptrdiff_t>(band.first_row * row_elements));
 }
@@ -68,7 +69,7 @@ struct BandPlan {
     std::vector<Band> bands;
     std::size_t max_rows = 0;  // output rows per band, the last band may have fewer
     std::size_t halo = 0;
-    std::string reason;        // empty for a whole image in one band
+    std::string reason;  // empty for a whole image in one band
 
     bool banded() const { return bands.size() > 1; }
 };

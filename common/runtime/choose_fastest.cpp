@@ -35,8 +35,7 @@ ContestResult decide(std::vector<double> median_ms, double tie_margin)
     return result;
 }
 
-double time_turn(const std::function<std::vector<double>(unsigned)>& launch,
-                 const TurnRules& rules)
+double time_turn(const std::function<std::vector<double>(unsigned)>& launch, const TurnRules& rules)
 {
     const double first_ms = launch(1).at(0);
     if (first_ms >= rules.warm_below_ms || rules.max_launches < 2) return first_ms;

@@ -13,8 +13,8 @@ namespace sdk {
 // instead of on all the runs of one; each candidate's figure is the median of its rounds, which
 // one slow round cannot move.
 struct ContestRules {
-    unsigned rounds = 5;        // timed rounds, after one untimed warm-up round
-    double tie_margin = 0.05;   // within 5% of the fastest counts as a tie
+    unsigned rounds = 5;       // timed rounds, after one untimed warm-up round
+    double tie_margin = 0.05;  // within 5% of the fastest counts as a tie
 };
 
 struct ContestResult {

@@ -62,8 +62,9 @@ ClockMapping choose_clock_mapping(const std::optional<HostTimerSample>& host_tim
     const std::int64_t lo = by_markers.offset_ns - by_markers.error_ns;
     const std::int64_t hi = by_markers.offset_ns + by_markers.error_ns;
     if (markers.empty() || offset < lo || offset > hi) {
-        if (markers.empty()) return {offset, (t.steady_after_ns - t.steady_before_ns + 1) / 2,
-                                     "clGetDeviceAndHostTimer (unchecked)"};
+        if (markers.empty())
+            return {offset, (t.steady_after_ns - t.steady_before_ns + 1) / 2,
+                    "clGetDeviceAndHostTimer (unchecked)"};
         by_markers.method += "; clGetDeviceAndHostTimer disagreed by " +
                              std::to_string(offset < lo ? lo - offset : offset - hi) + " ns";
         return by_markers;
@@ -137,8 +138,14 @@ namespace {
 std::atomic<bool> log_new_contexts{false};
 }
 
-void log_commands_of_new_contexts(bool on) { log_new_contexts = on; }
-bool logging_commands_of_new_contexts() { return log_new_contexts; }
+void log_commands_of_new_contexts(bool on)
+{
+    log_new_contexts = on;
+}
+bool logging_commands_of_new_contexts()
+{
+    return log_new_contexts;
+}
 
 namespace {
 thread_local CommandObserver command_observer;

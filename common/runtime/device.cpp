@@ -32,10 +32,14 @@ namespace {
 cl_device_type to_cl_type(DeviceType type)
 {
     switch (type) {
-    case DeviceType::cpu: return CL_DEVICE_TYPE_CPU;
-    case DeviceType::gpu: return CL_DEVICE_TYPE_GPU;
-    case DeviceType::accelerator: return CL_DEVICE_TYPE_ACCELERATOR;
-    case DeviceType::all: break;
+        case DeviceType::cpu:
+            return CL_DEVICE_TYPE_CPU;
+        case DeviceType::gpu:
+            return CL_DEVICE_TYPE_GPU;
+        case DeviceType::accelerator:
+            return CL_DEVICE_TYPE_ACCELERATOR;
+        case DeviceType::all:
+            break;
     }
     return CL_DEVICE_TYPE_ALL;
 }
@@ -75,17 +79,22 @@ std::string why_platforms_list_none(const std::vector<cl::Platform>& platforms)
     const char* xdg = std::getenv("XDG_CACHE_HOME");
     const char* home = std::getenv("HOME");
     std::filesystem::path cache_home;
-    if (pocl_dir && *pocl_dir) cache_home = pocl_dir;
-    else if (xdg && *xdg) cache_home = xdg;
-    else if (home && *home) cache_home = std::filesystem::path(home) / ".cache";
+    if (pocl_dir && *pocl_dir)
+        cache_home = pocl_dir;
+    else if (xdg && *xdg)
+        cache_home = xdg;
+    else if (home && *home)
+        cache_home = std::filesystem::path(home) / ".cache";
     std::string names;
-    for (const auto& platform : platforms) names += (names.empty() ? "" : ", ") + platform.getInfo<CL_PLATFORM_NAME>();
+    for (const auto& platform : platforms)
+        names += (names.empty() ? "" : ", ") + platform.getInfo<CL_PLATFORM_NAME>();
     std::string text = ": the platforms found (" + names + ") list no devices";
     std::error_code error;
     if (!cache_home.empty() && std::filesystem::exists(cache_home, error) &&
         !std::filesystem::is_directory(cache_home, error))
         text += "; PoCL lists none when it cannot create its kernel cache, and '" +
-                cache_home.string() + "' (POCL_CACHE_DIR, XDG_CACHE_HOME or ~/.cache) is not a folder";
+                cache_home.string() +
+                "' (POCL_CACHE_DIR, XDG_CACHE_HOME or ~/.cache) is not a folder";
     return text;
 }
 
@@ -93,10 +102,14 @@ std::string type_label(const std::optional<DeviceType>& type)
 {
     if (!type) return "any";
     switch (*type) {
-    case DeviceType::cpu: return "cpu";
-    case DeviceType::gpu: return "gpu";
-    case DeviceType::accelerator: return "accelerator";
-    case DeviceType::all: break;
+        case DeviceType::cpu:
+            return "cpu";
+        case DeviceType::gpu:
+            return "gpu";
+        case DeviceType::accelerator:
+            return "accelerator";
+        case DeviceType::all:
+            break;
     }
     return "any";
 }
@@ -121,9 +134,9 @@ void list_devices(std::ostream& out)
             const auto devices = devices_of(platforms[p], CL_DEVICE_TYPE_ALL);
             for (std::size_t d = 0; d < devices.size(); ++d) {
                 const auto& device = devices[d];
-                out << "  Device " << d << ": " << device.getInfo<CL_DEVICE_NAME>()
-                    << "\n    type " << device_type_name(device.getInfo<CL_DEVICE_TYPE>())
-                    << ", " << device.getInfo<CL_DEVICE_VERSION>() << ", "
+                out << "  Device " << d << ": " << device.getInfo<CL_DEVICE_NAME>() << "\n    type "
+                    << device_type_name(device.getInfo<CL_DEVICE_TYPE>()) << ", "
+                    << device.getInfo<CL_DEVICE_VERSION>() << ", "
                     << device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS>() << " compute units, "
                     << device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>() / (1024 * 1024)
                     << " MiB global memory\n";
@@ -194,8 +207,10 @@ std::vector<DeviceSelection> every_device_like(const DeviceSelection& selection)
         const auto devices = devices_of(platform, to_cl_type(type));
         std::vector<DeviceSelection> every{{platform_index, 0, type}};
         for (unsigned index = 0; index < devices.size(); ++index) {
-            if (devices[index]() == first()) every.front().device = index;
-            else every.push_back({platform_index, index, type});
+            if (devices[index]() == first())
+                every.front().device = index;
+            else
+                every.push_back({platform_index, index, type});
         }
         return every;
     });
@@ -207,7 +222,10 @@ void OpenClContext::record(const cl::Kernel& kernel, const cl::Event& event) con
     hand_to_command_observer(event);
 }
 
-std::string OpenClContext::device_name() const { return device.getInfo<CL_DEVICE_NAME>(); }
+std::string OpenClContext::device_name() const
+{
+    return device.getInfo<CL_DEVICE_NAME>();
+}
 
 namespace {
 
@@ -243,10 +261,9 @@ DeviceLimits device_limits(const cl::Device& device)
         lowered_by("SDK_MAX_LOCAL_MEM_BYTES", "bytes", limits.local_memory_bytes);
     limits.max_work_group_size = static_cast<std::size_t>(
         lowered_by("SDK_MAX_WORK_GROUP_SIZE", "work-items", limits.max_work_group_size));
-    for (auto& size : limits.max_work_item_sizes)
-        size = std::min(size, limits.max_work_group_size);
-    limits.max_kernel_work_group_size = static_cast<std::size_t>(lowered_by(
-        "SDK_MAX_KERNEL_WORK_GROUP_SIZE", "work-items", limits.max_work_group_size));
+    for (auto& size : limits.max_work_item_sizes) size = std::min(size, limits.max_work_group_size);
+    limits.max_kernel_work_group_size = static_cast<std::size_t>(
+        lowered_by("SDK_MAX_KERNEL_WORK_GROUP_SIZE", "work-items", limits.max_work_group_size));
     return limits;
 }
 

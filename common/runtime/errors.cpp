@@ -14,7 +14,8 @@ std::string cl_error_name(cl_int code)
 {
     switch (code) {
 #define SDK_CL_ERROR(name) \
-    case name: return #name;
+    case name:             \
+        return #name;
         SDK_CL_ERROR(CL_SUCCESS)
         SDK_CL_ERROR(CL_DEVICE_NOT_FOUND)
         SDK_CL_ERROR(CL_DEVICE_NOT_AVAILABLE)
@@ -75,9 +76,11 @@ std::string cl_error_name(cl_int code)
         SDK_CL_ERROR(CL_INVALID_LINKER_OPTIONS)
         SDK_CL_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT)
 #undef SDK_CL_ERROR
-    // The ICD loader's own code when no vendor driver is registered (cl_khr_icd).
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "unknown OpenCL error " + std::to_string(code);
+        // The ICD loader's own code when no vendor driver is registered (cl_khr_icd).
+        case -1001:
+            return "CL_PLATFORM_NOT_FOUND_KHR";
+        default:
+            return "unknown OpenCL error " + std::to_string(code);
     }
 }
 

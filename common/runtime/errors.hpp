@@ -15,7 +15,8 @@ namespace sdk {
 std::string cl_error_name(cl_int code);
 
 // An OpenCL call that failed, said the way a person reads it:
-// "while enqueueing the sobel kernel: clEnqueueNDRangeKernel failed with CL_INVALID_WORK_GROUP_SIZE (-54)".
+// "while enqueueing the sobel kernel: clEnqueueNDRangeKernel failed with CL_INVALID_WORK_GROUP_SIZE
+// (-54)".
 class OpenClError : public std::runtime_error {
 public:
     OpenClError(const std::string& doing, const cl::Error& error);

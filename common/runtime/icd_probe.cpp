@@ -24,7 +24,10 @@ namespace {
 
 const std::string kNoPlatform = "no OpenCL platform found";
 
-bool out_of_descriptors(int error) { return error == EMFILE || error == ENFILE; }
+bool out_of_descriptors(int error)
+{
+    return error == EMFILE || error == ENFILE;
+}
 
 std::string descriptors_message(const std::string& what, int error)
 {
@@ -56,7 +59,8 @@ NamedLibrary library_named_in(const std::string& icd_file)
 std::string load_failure(const std::string& icd_file)
 {
     const NamedLibrary named = library_named_in(icd_file);
-    if (out_of_descriptors(named.open_error)) return descriptors_message(icd_file, named.open_error);
+    if (out_of_descriptors(named.open_error))
+        return descriptors_message(icd_file, named.open_error);
     if (named.library.empty()) return "";
     // RTLD_LAZY | RTLD_LOCAL, as the loader opens it.
     void* handle = ::dlopen(named.library.c_str(), RTLD_LAZY | RTLD_LOCAL);
@@ -88,9 +92,9 @@ std::string explain_missing_platform()
     const char* vendors = std::getenv("OCL_ICD_VENDORS");
     const bool chosen = vendors && *vendors;
     const std::string where = chosen ? vendors : "/etc/OpenCL/vendors";
-    const std::string install =
-        kNoPlatform + ": install a driver (e.g. Debian's pocl-opencl-icd) or point " +
-        "OCL_ICD_VENDORS at its .icd file";
+    const std::string install = kNoPlatform +
+                                ": install a driver (e.g. Debian's pocl-opencl-icd) or point " +
+                                "OCL_ICD_VENDORS at its .icd file";
     const std::string none_there =
         install + (chosen ? " (OCL_ICD_VENDORS=" + where + " names no .icd file)" : "");
 

@@ -54,7 +54,8 @@ void PipelineTimer::print(std::ostream& out) const
     const double total = total_ms();
     out << "End to end, on the host's clock:\n"
         << "  " << std::left << std::setw(30) << "step" << std::right << std::setw(11) << "ms"
-        << std::setw(12) << "MB/s" << std::setw(8) << "share" << "\n";
+        << std::setw(12) << "MB/s" << std::setw(8) << "share"
+        << "\n";
     out << std::fixed;
     // A step repeated (once per band) adds up in its first line: the table stays one screen,
     // while steps() keeps every one for the trace.
@@ -70,8 +71,9 @@ void PipelineTimer::print(std::ostream& out) const
         }
     }
     for (const auto& step : lines) {
-        out << "  " << std::left << std::setw(30) << printable(step.name) << std::right << std::setw(11)
-            << std::setprecision(3) << step.ms << std::setw(12) << std::setprecision(1);
+        out << "  " << std::left << std::setw(30) << printable(step.name) << std::right
+            << std::setw(11) << std::setprecision(3) << step.ms << std::setw(12)
+            << std::setprecision(1);
         if (step.bytes > 0 && step.ms > 0)
             out << static_cast<double>(step.bytes) / (step.ms * 1e3);
         else

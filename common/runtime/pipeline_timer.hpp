@@ -11,9 +11,9 @@
 namespace sdk {
 
 // Where a sample's end-to-end time goes, step by step, on the host's clock: reading the file,
-// RGB to luminance, upload (or map and unmap), each kernel, download. The Arm Mali SDK tutorials warn that
-// start-up and transfers can outweigh the kernel on small images; this table shows by how much.
-// Each timed step must finish its work before it returns (wait for its events).
+// RGB to luminance, upload (or map and unmap), each kernel, download. The Arm Mali SDK tutorials
+// warn that start-up and transfers can outweigh the kernel on small images; this table shows by how
+// much. Each timed step must finish its work before it returns (wait for its events).
 class PipelineTimer {
 public:
     template <typename Step>
@@ -33,7 +33,8 @@ public:
     // A name already in the table adds to its step (a run in bands repeats each band's steps).
     void add(const std::string& name, std::uint64_t bytes, std::chrono::nanoseconds duration);
     void add(const std::string& name, std::uint64_t bytes,
-             std::chrono::steady_clock::time_point start, std::chrono::steady_clock::time_point end);
+             std::chrono::steady_clock::time_point start,
+             std::chrono::steady_clock::time_point end);
     double total_ms() const;
     double step_ms(const std::string& name) const;  // 0 when no such step
     // step, ms, MB/s of the bytes it moves, share of the total; then the total.

@@ -37,7 +37,8 @@ std::optional<std::chrono::nanoseconds> age_by_the_kernel()
     const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
     timespec boot{};
     if (ticks_per_second <= 0 || ::clock_gettime(CLOCK_BOOTTIME, &boot) != 0) return std::nullopt;
-    const auto since_boot = std::chrono::seconds(boot.tv_sec) + std::chrono::nanoseconds(boot.tv_nsec);
+    const auto since_boot =
+        std::chrono::seconds(boot.tv_sec) + std::chrono::nanoseconds(boot.tv_nsec);
     const auto started = std::chrono::nanoseconds(
         static_cast<long long>(ticks / ticks_per_second) * 1'000'000'000LL +
         static_cast<long long>(ticks % ticks_per_second) * 1'000'000'000LL / ticks_per_second);

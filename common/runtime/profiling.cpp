@@ -49,8 +49,9 @@ RunTime time_run(const std::function<double()>& run)
     const auto start = std::chrono::steady_clock::now();
     const double device_ms = run();
     if (device_ms > 0) return {device_ms, false};
-    return {std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
-            true};
+    return {
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(),
+        true};
 }
 
 Statistics summarize(std::vector<double> samples)
@@ -58,8 +59,7 @@ Statistics summarize(std::vector<double> samples)
     if (samples.empty()) return {};
     std::sort(samples.begin(), samples.end());
     const std::size_t n = samples.size();
-    const double median =
-        n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2.0;
+    const double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2.0;
     return {median, samples.front(), samples.back()};
 }
 
@@ -88,7 +88,8 @@ void StepTable::print(std::ostream& out) const
     std::uint64_t total_ns = 0;
     std::uint64_t last_end = origin;
     for (const auto& step : steps_) {
-        const std::uint64_t duration = step.end_ns > step.start_ns ? step.end_ns - step.start_ns : 0;
+        const std::uint64_t duration =
+            step.end_ns > step.start_ns ? step.end_ns - step.start_ns : 0;
         total_ns += duration;
         last_end = std::max(last_end, step.end_ns);
         out << std::left << std::setw(22) << step.name << std::right << std::setw(14)
@@ -99,8 +100,8 @@ void StepTable::print(std::ostream& out) const
             << "\n";
         out.unsetf(std::ios::floatfield);
     }
-    out << std::left << std::setw(22) << "total (sum of steps)" << std::right << std::setw(14)
-        << "" << std::setw(14) << "" << std::setw(14) << total_ns << "\n";
+    out << std::left << std::setw(22) << "total (sum of steps)" << std::right << std::setw(14) << ""
+        << std::setw(14) << "" << std::setw(14) << total_ns << "\n";
 }
 
 Statistics time_kernel(unsigned iterations, const std::function<cl::Event()>& enqueue)
@@ -137,7 +138,8 @@ TimedRun device_copy(const OpenClContext& cl, std::uint64_t bytes_moved)
     copy.run_ms = [cl, buffers, bytes] {
         cl::Event event;
         while_doing("copying between the yardstick's buffers", [&] {
-            cl.queue.enqueueCopyBuffer(buffers->first, buffers->second, 0, 0, bytes, nullptr, &event);
+            cl.queue.enqueueCopyBuffer(buffers->first, buffers->second, 0, 0, bytes, nullptr,
+                                       &event);
             event.wait();
         });
         return event_times(event).run_ms;

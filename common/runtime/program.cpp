@@ -39,7 +39,8 @@ constexpr std::uint64_t kAddressSpaceToBuild = std::uint64_t{12} << 20;
 std::atomic<bool> compiled_before{false};
 
 // `included_by`: the kernel file whose `#include` named `path`, or empty for the file built.
-std::string read_kernel_source(const std::filesystem::path& path, const std::string& included_by = "")
+std::string read_kernel_source(const std::filesystem::path& path,
+                               const std::string& included_by = "")
 {
     // An ifstream opens a directory without complaint on Linux and then reads nothing, which
     // would surface later as a baffling compiler error: say what is wrong instead.
@@ -106,9 +107,8 @@ cl::Program build_source(const OpenClContext& cl, const std::string& source,
     require_address_space(compiled_before ? kAddressSpaceToBuild : kAddressSpaceToCompileFirst,
                           "building " + described_as);
     const std::string numbered_source = "#line 1 \"" + file_name + "\"\n" + source;
-    cl::Program program = while_doing("creating a program from " + described_as, [&] {
-        return cl::Program(cl.context, numbered_source);
-    });
+    cl::Program program = while_doing("creating a program from " + described_as,
+                                      [&] { return cl::Program(cl.context, numbered_source); });
     const std::string all_options = full_options(options, include_folder);
     try {
         program.build({cl.device}, all_options.c_str());
@@ -189,7 +189,8 @@ cl::Program build_program_once(const OpenClContext& cl, const std::string& kerne
     std::string full_source = source;
     std::set<std::string> seen{kernel_file};
     append_included_sources(source, kernel_file, folder, seen, full_source);
-    const ProgramCacheEntry entry = program_cache_entry(cl, path, full_source, full_options(options, folder));
+    const ProgramCacheEntry entry =
+        program_cache_entry(cl, path, full_source, full_options(options, folder));
     if (auto cached = load_cached_program(cl, entry, full_options(options, folder))) return *cached;
     cl::Program program = build_source(cl, source, kernel_file, path.string(), options, folder);
     save_program_binary(cl, program, entry);
@@ -213,8 +214,9 @@ cl::Kernel create_kernel(const cl::Program& program, const std::string& name)
     }
     std::string names = program.getInfo<CL_PROGRAM_KERNEL_NAMES>();
     std::replace(names.begin(), names.end(), ';', ' ');
-    throw std::runtime_error("no kernel named " + name + " in the program built (it has: " +
-                             (names.empty() ? "none" : names) + "): is the kernel file the right one?");
+    throw std::runtime_error("no kernel named " + name +
+                             " in the program built (it has: " + (names.empty() ? "none" : names) +
+                             "): is the kernel file the right one?");
 }
 
 }  // namespace sdk

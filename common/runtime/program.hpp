@@ -45,9 +45,9 @@ std::string include_option(const std::filesystem::path& folder);
 
 // The same for kernel source held in memory: `source_name` is the name compiler messages and
 // errors give it, and `include_folder` is where its `#include`s are found.
-cl::Program build_program_from_source(const OpenClContext& cl, const std::string& source,
-                                      const std::string& source_name, const std::string& options,
-                                      const std::filesystem::path& include_folder =
-                                          executable_directory());
+cl::Program build_program_from_source(
+    const OpenClContext& cl, const std::string& source, const std::string& source_name,
+    const std::string& options,
+    const std::filesystem::path& include_folder = executable_directory());
 
 }  // namespace sdk

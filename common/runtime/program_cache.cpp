@@ -127,10 +127,12 @@ std::filesystem::path sdk_cache_folder()
     return {};
 }
 
-ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::filesystem::path& source_file,
+ProgramCacheEntry program_cache_entry(const OpenClContext& cl,
+                                      const std::filesystem::path& source_file,
                                       const std::string& full_source, const std::string& options)
 {
-    if (const char* setting = std::getenv("SDK_PROGRAM_CACHE"); setting && std::string(setting) == "0")
+    if (const char* setting = std::getenv("SDK_PROGRAM_CACHE");
+        setting && std::string(setting) == "0")
         return {};
     const std::filesystem::path folder = sdk_cache_folder();
     if (folder.empty()) return {};
@@ -149,8 +151,10 @@ ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::filesy
             ("options " + options + "\n") + ("source " + digest(full_source) + "\n");
         const std::string lineage =
             digest(platform_name + '\n' + platform_version + '\n' + device + '\n' + driver + '\n' +
-                   options + '\n' + std::filesystem::absolute(source_file).lexically_normal().string())
-                .substr(0, 16) + "-";
+                   options + '\n' +
+                   std::filesystem::absolute(source_file).lexically_normal().string())
+                .substr(0, 16) +
+            "-";
         return {folder / "programs" / (lineage + key + ".bin"), provenance, lineage};
     } catch (const cl::Error&) {
         return {};  // a driver that cannot name itself gets no cache

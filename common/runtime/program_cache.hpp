@@ -40,7 +40,8 @@ struct ProgramCacheEntry {
     std::string lineage;  // the start of the entry's name that its superseded entries share
 };
 // `source_file`: the kernel's file (its path), whose edits supersede one another.
-ProgramCacheEntry program_cache_entry(const OpenClContext& cl, const std::filesystem::path& source_file,
+ProgramCacheEntry program_cache_entry(const OpenClContext& cl,
+                                      const std::filesystem::path& source_file,
                                       const std::string& full_source, const std::string& options);
 
 // The program built from the entry's binary, or nothing. built from the entry's binary, or nothing.

@@ -78,7 +78,8 @@ std::uint64_t stat_in(const std::string& path, const std::string& key)
 
 }  // namespace
 
-std::optional<std::uint64_t> left_in_cgroup(const std::string& cgroup_file, const std::string& mount)
+std::optional<std::uint64_t> left_in_cgroup(const std::string& cgroup_file,
+                                            const std::string& mount)
 {
     std::ifstream cgroups(cgroup_file);
     std::string line;
@@ -96,8 +97,8 @@ std::optional<std::uint64_t> left_in_cgroup(const std::string& cgroup_file, cons
             const auto limit = number_in(folder + (v2 ? "memory.max" : "memory.limit_in_bytes"));
             const auto used = number_in(folder + (v2 ? "memory.current" : "memory.usage_in_bytes"));
             if (limit && used && *limit < (std::uint64_t{1} << 62)) {
-                const std::uint64_t cache = stat_in(
-                    folder + "memory.stat", v2 ? "inactive_file" : "total_inactive_file");
+                const std::uint64_t cache =
+                    stat_in(folder + "memory.stat", v2 ? "inactive_file" : "total_inactive_file");
                 const std::uint64_t in_use = *used > cache ? *used - cache : 0;
                 const std::uint64_t left = *limit > in_use ? *limit - in_use : 0;
                 if (!least || left < *least) least = left;
@@ -114,8 +115,8 @@ std::string open_files_limit_note()
 {
     rlim_t limit = 0;
     if (!limited(RLIMIT_NOFILE, limit)) return "this process has no limit on open files";
-    std::string note = "this process may have " + std::to_string(limit) +
-                       " files open at once (ulimit -n)";
+    std::string note =
+        "this process may have " + std::to_string(limit) + " files open at once (ulimit -n)";
     if (limit <= 65536) note += " and has " + std::to_string(open_files(limit)) + " open";
     return note;
 }
@@ -143,7 +144,8 @@ MemoryRoom memory_room()
         if (pages > 0 && page > 0)
             take(static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page), "free");
     }
-    if (const auto left = left_in_cgroup()) take(std::max<std::uint64_t>(*left, 1), "left in this cgroup");
+    if (const auto left = left_in_cgroup())
+        take(std::max<std::uint64_t>(*left, 1), "left in this cgroup");
     rlim_t address_space = 0;
     if (limited(RLIMIT_AS, address_space)) {
         const std::uint64_t mapped = mapped_bytes();

@@ -14,7 +14,8 @@ struct PipelineStep {
     std::string name;
     cl::Event event;
     std::uint64_t bytes = 0;
-    // Set for a mapped transfer: the step runs from this map's start to `event`'s (the unmap's) end.
+    // Set for a mapped transfer: the step runs from this map's start to `event`'s (the unmap's)
+    // end.
     cl::Event start_event = cl::Event();
 };
 

@@ -10,7 +10,10 @@ namespace sdk {
 
 namespace {
 
-std::string microseconds(std::int64_t ns) { return json_number(static_cast<double>(ns) / 1e3); }
+std::string microseconds(std::int64_t ns)
+{
+    return json_number(static_cast<double>(ns) / 1e3);
+}
 
 std::int64_t nanoseconds_since(std::chrono::steady_clock::time_point origin,
                                std::chrono::steady_clock::time_point t)
@@ -26,16 +29,26 @@ std::int64_t steady_ns(std::chrono::steady_clock::time_point t)
 std::string command_type_name(cl_command_type type)
 {
     switch (type) {
-    case CL_COMMAND_NDRANGE_KERNEL: return "kernel";
-    case CL_COMMAND_WRITE_BUFFER: return "write buffer";
-    case CL_COMMAND_READ_BUFFER: return "read buffer";
-    case CL_COMMAND_READ_BUFFER_RECT: return "read buffer rectangle";
-    case CL_COMMAND_WRITE_BUFFER_RECT: return "write buffer rectangle";
-    case CL_COMMAND_MAP_BUFFER: return "map buffer";
-    case CL_COMMAND_UNMAP_MEM_OBJECT: return "unmap";
-    case CL_COMMAND_FILL_BUFFER: return "fill buffer";
-    case CL_COMMAND_MARKER: return "marker";
-    default: return "command " + std::to_string(type);
+        case CL_COMMAND_NDRANGE_KERNEL:
+            return "kernel";
+        case CL_COMMAND_WRITE_BUFFER:
+            return "write buffer";
+        case CL_COMMAND_READ_BUFFER:
+            return "read buffer";
+        case CL_COMMAND_READ_BUFFER_RECT:
+            return "read buffer rectangle";
+        case CL_COMMAND_WRITE_BUFFER_RECT:
+            return "write buffer rectangle";
+        case CL_COMMAND_MAP_BUFFER:
+            return "map buffer";
+        case CL_COMMAND_UNMAP_MEM_OBJECT:
+            return "unmap";
+        case CL_COMMAND_FILL_BUFFER:
+            return "fill buffer";
+        case CL_COMMAND_MARKER:
+            return "marker";
+        default:
+            return "command " + std::to_string(type);
     }
 }
 
@@ -46,8 +59,10 @@ std::string chrome_trace_json(const std::string& process_name,
                               const std::string& metadata_json)
 {
     std::string out = "{\"traceEvents\": [\n";
-    out += "{\"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"name\": \"process_name\", \"args\": "
-           "{\"name\": " + json_string(process_name) + "}}";
+    out +=
+        "{\"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"name\": \"process_name\", \"args\": "
+        "{\"name\": " +
+        json_string(process_name) + "}}";
     for (std::size_t t = 0; t < tracks.size(); ++t) {
         const std::string tid = std::to_string(t + 1);
         const TraceTrack& track = tracks[t];

@@ -18,10 +18,14 @@ namespace sdk {
 std::string memory_mode_name(MemoryMode mode)
 {
     switch (mode) {
-    case MemoryMode::map: return "map";
-    case MemoryMode::pinned: return "pinned";
-    case MemoryMode::copy: return "copy";
-    case MemoryMode::automatic: break;
+        case MemoryMode::map:
+            return "map";
+        case MemoryMode::pinned:
+            return "pinned";
+        case MemoryMode::copy:
+            return "copy";
+        case MemoryMode::automatic:
+            break;
     }
     return "auto";
 }
@@ -44,12 +48,13 @@ MemoryChoice choose_memory_mode(MemoryMode requested, const cl::Device& device)
             "from pinned host memory are fastest"};
 }
 
-void check_kernel_can_address(const OpenClContext& cl, std::uint64_t elements,
-                              std::uint64_t bytes, const std::string& what)
+void check_kernel_can_address(const OpenClContext& cl, std::uint64_t elements, std::uint64_t bytes,
+                              const std::string& what)
 {
     if (elements > static_cast<std::uint64_t>(INT_MAX))
-        throw std::runtime_error(what + " is too large: the kernels address at most 2^31-1 "
-                                        "elements of a buffer");
+        throw std::runtime_error(what +
+                                 " is too large: the kernels address at most 2^31-1 "
+                                 "elements of a buffer");
     check_fits_device(cl, bytes, what);
 }
 
@@ -57,7 +62,8 @@ cl::Buffer create_image_buffer(const OpenClContext& cl, MemoryMode mode, cl_mem_
                                std::size_t bytes, const std::string& what)
 {
     // In pinned and copy modes the device buffer is plain: only the host side differs.
-    const cl_mem_flags flags = kernel_access | (mode == MemoryMode::map ? CL_MEM_ALLOC_HOST_PTR : 0);
+    const cl_mem_flags flags =
+        kernel_access | (mode == MemoryMode::map ? CL_MEM_ALLOC_HOST_PTR : 0);
     return while_doing("creating the " + std::to_string(bytes) + "-byte buffer for " + what,
                        [&] { return cl::Buffer(cl.context, flags, bytes); });
 }
@@ -71,11 +77,11 @@ public:
                  std::size_t bytes, const std::string& what, Transfer& transfer)
         : cl_(cl), buffer_(buffer), what_(what), transfer_(transfer)
     {
-        pointer_ = while_doing("mapping the " + std::to_string(bytes) + "-byte buffer for " + what,
-                               [&] {
-                                   return cl.queue.enqueueMapBuffer(buffer, CL_TRUE, flags, 0, bytes,
-                                                                    nullptr, &transfer.start);
-                               });
+        pointer_ =
+            while_doing("mapping the " + std::to_string(bytes) + "-byte buffer for " + what, [&] {
+                return cl.queue.enqueueMapBuffer(buffer, CL_TRUE, flags, 0, bytes, nullptr,
+                                                 &transfer.start);
+            });
         cl.record("map " + what, transfer.start);
     }
     // Unmapping hands the memory back to the device; waiting makes the data visible there before
@@ -143,10 +149,9 @@ cl::Event read_pitched(const cl::CommandQueue& queue, const cl::Buffer& buffer, 
 {
     cl::Event event;
     while_doing("reading back " + what, [&] {
-        queue.enqueueReadBufferRect(buffer, CL_TRUE, {0, 0, 0}, {0, 0, 0},
-                                    {row_bytes, height, 1}, row_pitch, row_pitch * height, row_bytes,
-                                     row_bytes * height, host,
-                                    nullptr, &event);
+        queue.enqueueReadBufferRect(buffer, CL_TRUE, {0, 0, 0}, {0, 0, 0}, {row_bytes, height, 1},
+                                    row_pitch, row_pitch * height, row_bytes, row_bytes * height,
+                                    host, nullptr, &event);
     });
     return event;
 }
@@ -196,12 +201,12 @@ public:
                 return std::find_if(pairs.begin(), pairs.end(),
                                     [](const auto& pair) { return !pair->lent; });
             };
-            every.handed_back.wait(hold, [&] {
-                return free() != pairs.end() || pairs.size() < kMostPinnedPairs;
-            });
+            every.handed_back.wait(
+                hold, [&] { return free() != pairs.end() || pairs.size() < kMostPinnedPairs; });
             const auto found = free();
-            chunks_ = found != pairs.end() ? found->get()
-                                           : pairs.emplace_back(std::make_unique<PinnedChunks>()).get();
+            chunks_ = found != pairs.end()
+                          ? found->get()
+                          : pairs.emplace_back(std::make_unique<PinnedChunks>()).get();
             chunks_->lent = true;
         }
         try {
@@ -282,18 +287,19 @@ Transfer through_pinned_chunks(
     auto enqueue = [&](std::size_t offset, int slot) {
         const std::size_t size = std::min(step, bytes - offset);
         if (direction == Direction::upload)
-            cl.queue.enqueueWriteBuffer(buffer, CL_FALSE, offset, size, chunks.host[slot],
-                                        nullptr, &in_flight[slot]);
+            cl.queue.enqueueWriteBuffer(buffer, CL_FALSE, offset, size, chunks.host[slot], nullptr,
+                                        &in_flight[slot]);
         else
-            cl.queue.enqueueReadBuffer(buffer, CL_FALSE, offset, size, chunks.host[slot],
-                                       nullptr, &in_flight[slot]);
+            cl.queue.enqueueReadBuffer(buffer, CL_FALSE, offset, size, chunks.host[slot], nullptr,
+                                       &in_flight[slot]);
         cl.record((direction == Direction::upload ? "write " : "read ") + what + ", chunk " +
                       std::to_string(offset / step + 1),
                   in_flight[slot]);
         if (offset == 0) transfer.start = in_flight[slot];
         transfer.end = in_flight[slot];
     };
-    const std::string doing = (direction == Direction::upload ? "uploading " : "reading back ") + what;
+    const std::string doing =
+        (direction == Direction::upload ? "uploading " : "reading back ") + what;
     // [Pinned chunks]
     while_doing(doing, [&] {
         if (direction == Direction::upload) {
@@ -341,8 +347,8 @@ void lay_out_rows(unsigned char* destination, const void* host, std::size_t row_
 }
 
 Transfer upload_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
-                 const void* host, std::size_t row_bytes, std::size_t height,
-                 std::size_t row_pitch, const std::string& what)
+                     const void* host, std::size_t row_bytes, std::size_t height,
+                     std::size_t row_pitch, const std::string& what)
 {
     Transfer transfer;
     const std::size_t bytes = row_pitch * height;
@@ -369,9 +375,9 @@ Transfer upload_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer&
     return transfer;
 }
 
-Transfer download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer, void* host,
-                   std::size_t row_bytes, std::size_t height, std::size_t row_pitch,
-                   const std::string& what)
+Transfer download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
+                       void* host, std::size_t row_bytes, std::size_t height, std::size_t row_pitch,
+                       const std::string& what)
 {
     Transfer transfer;
     auto* destination = static_cast<unsigned char*>(host);
@@ -402,10 +408,11 @@ Transfer upload_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buffer
 {
     const auto* source = static_cast<const unsigned char*>(host);
     if (mode == MemoryMode::pinned)
-        return through_pinned_chunks(cl, Direction::upload, buffer, bytes, 1, what,
-                                     [&](unsigned char* chunk, std::size_t offset, std::size_t size) {
-                                         std::memcpy(chunk, source + offset, size);
-                                     });
+        return through_pinned_chunks(
+            cl, Direction::upload, buffer, bytes, 1, what,
+            [&](unsigned char* chunk, std::size_t offset, std::size_t size) {
+                std::memcpy(chunk, source + offset, size);
+            });
     return upload_rows(cl, mode, buffer, host, bytes, 1, bytes, what);
 }
 
@@ -429,8 +436,8 @@ Transfer upload_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buf
 }
 
 Transfer upload_rows_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
-                              std::size_t height, std::size_t row_pitch,
-                              const ProduceRows& produce, const std::string& what)
+                              std::size_t height, std::size_t row_pitch, const ProduceRows& produce,
+                              const std::string& what)
 {
     const auto pieces = [&](unsigned char* host, std::size_t offset, std::size_t size) {
         produce(offset / row_pitch, size / row_pitch, host);
@@ -446,9 +453,8 @@ Transfer download_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buff
 {
     if (mode == MemoryMode::pinned)
         return through_pinned_chunks(cl, Direction::download, buffer, bytes, 1, what,
-                                     [&](unsigned char* chunk, std::size_t offset, std::size_t size) {
-                                         consume(chunk, offset, size);
-                                     });
+                                     [&](unsigned char* chunk, std::size_t offset,
+                                         std::size_t size) { consume(chunk, offset, size); });
     Transfer transfer;
     if (mode == MemoryMode::copy) {
         auto host = while_allocating(bytes, "staging " + what,

@@ -28,7 +28,7 @@ enum class MemoryMode { automatic, map, pinned, copy };
 
 struct MemoryChoice {
     MemoryMode mode = MemoryMode::copy;  // map or copy, never automatic
-    std::string reason;                   // printed by the samples
+    std::string reason;                  // printed by the samples
 };
 
 MemoryChoice choose_memory_mode(MemoryMode requested, const cl::Device& device);
@@ -51,8 +51,8 @@ inline std::size_t pitch_for(std::size_t row_bytes)
 // more than 2^31-1 `elements` (pixels, floats, words: whatever its kernels index) is refused, and
 // so is one of more `bytes` than the device allocates at once. `what` names the image
 // ("an image of 300x200").
-void check_kernel_can_address(const OpenClContext& cl, std::uint64_t elements,
-                              std::uint64_t bytes, const std::string& what);
+void check_kernel_can_address(const OpenClContext& cl, std::uint64_t elements, std::uint64_t bytes,
+                              const std::string& what);
 
 // A device buffer for `bytes` of image data, allocated as `mode` wants; `kernel_access` is
 // CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY or CL_MEM_READ_WRITE.
@@ -77,8 +77,8 @@ struct Transfer {
 // file writer, say), so the host never holds the whole result at once in pinned mode.
 Transfer upload_bytes(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
                       const void* host, std::size_t bytes, const std::string& what);
-using ConsumeBytes = std::function<void(const unsigned char* data, std::size_t offset,
-                                        std::size_t size)>;
+using ConsumeBytes =
+    std::function<void(const unsigned char* data, std::size_t offset, std::size_t size)>;
 // The upload's dual: `produce(host, offset, size)` writes the pieces straight into the memory
 // the transfer moves (a file read straight into a mapped buffer, say), in order. In map mode it
 // is called once, with the whole mapped buffer: nothing is copied.
@@ -107,8 +107,8 @@ Transfer upload_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer&
                      const void* host, std::size_t row_bytes, std::size_t height,
                      std::size_t row_pitch, const std::string& what);
 Transfer download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
-                       void* host, std::size_t row_bytes, std::size_t height,
-                       std::size_t row_pitch, const std::string& what);
+                       void* host, std::size_t row_bytes, std::size_t height, std::size_t row_pitch,
+                       const std::string& what);
 
 // upload_produced for rows: `produce(first_row, rows, host)` writes rows [first_row, first_row +
 // rows) at `host`, `row_pitch` bytes apart, straight into the memory the transfer moves, a piece
@@ -117,8 +117,8 @@ Transfer download_rows(const OpenClContext& cl, MemoryMode mode, const cl::Buffe
 using ProduceRows =
     std::function<void(std::size_t first_row, std::size_t rows, unsigned char* host)>;
 Transfer upload_rows_produced(const OpenClContext& cl, MemoryMode mode, const cl::Buffer& buffer,
-                              std::size_t height, std::size_t row_pitch,
-                              const ProduceRows& produce, const std::string& what);
+                              std::size_t height, std::size_t row_pitch, const ProduceRows& produce,
+                              const std::string& what);
 // Rows of `row_bytes` from tightly packed `host` to `destination`, `row_pitch` bytes apart, the
 // bytes between them zeroed.
 void lay_out_rows(unsigned char* destination, const void* host, std::size_t row_bytes,

@@ -84,7 +84,8 @@ std::optional<std::size_t> parse_count(std::string_view text)
 {
     std::uint64_t value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+    if (error != std::errc() || end != text.data() + text.size() || text.empty())
+        return std::nullopt;
     return static_cast<std::size_t>(value);
 }
 
@@ -158,8 +159,7 @@ SizeClass size_class_of(std::uint64_t width, std::uint64_t height)
     // Every image past the largest class is in it; stopping the count there also keeps the
     // product from wrapping (2^40 x 2^40 would be 0 in 64 bits).
     const std::uint64_t limit = std::uint64_t{1} << kLargestSizeClass;
-    const std::uint64_t pixels =
-        (width != 0 && height > limit / width) ? limit : width * height;
+    const std::uint64_t pixels = (width != 0 && height > limit / width) ? limit : width * height;
     unsigned k = 0;
     while (k < kLargestSizeClass && (pixels >> (k + 1)) != 0) ++k;
     return {std::max(k, kSmallestSizeClass)};

@@ -26,14 +26,14 @@ namespace {
 
 // `who` runs at most `limit` work-items a group: refuses a shape over that or the device's
 // largest sizes along x and y.
-void check_group_limit(const cl::Device& device, std::size_t x, std::size_t y,
-                       std::size_t limit, const std::string& who)
+void check_group_limit(const cl::Device& device, std::size_t x, std::size_t y, std::size_t limit,
+                       const std::string& who)
 {
     const auto item_limits = device_limits(device).max_work_item_sizes;
     if (x == 0 || y == 0 || x > limit || y > limit / x || x > item_limits.at(0) ||
         y > item_limits.at(1))
-        throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": " +
-                         who + " runs at most " + std::to_string(limit) +
+        throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) + ": " + who +
+                         " runs at most " + std::to_string(limit) +
                          " work-items a group on this device (at most " +
                          std::to_string(item_limits.at(0)) + " wide, " +
                          std::to_string(item_limits.at(1)) + " high)" +
@@ -51,11 +51,13 @@ void check_work_group(const cl::Kernel& kernel, const cl::Device& device, std::s
 }
 
 WorkGroupShape fit_work_group(const cl::Kernel& kernel, const cl::Device& device,
-                              WorkGroupShape preferred, const std::function<bool(WorkGroupShape)>& fits)
+                              WorkGroupShape preferred,
+                              const std::function<bool(WorkGroupShape)>& fits)
 {
     const std::size_t limit = kernel_group_limit(kernel, device);
     const auto item_limits = device_limits(device).max_work_item_sizes;
-    WorkGroupShape shape{std::max<std::size_t>(preferred.x, 1), std::max<std::size_t>(preferred.y, 1)};
+    WorkGroupShape shape{std::max<std::size_t>(preferred.x, 1),
+                         std::max<std::size_t>(preferred.y, 1)};
     const auto runs = [&] {
         return shape.x * shape.y <= limit && shape.x <= item_limits.at(0) &&
                shape.y <= item_limits.at(1) && (!fits || fits(shape));
@@ -67,8 +69,7 @@ WorkGroupShape fit_work_group(const cl::Kernel& kernel, const cl::Device& device
 
 void check_work_group_within_device(const cl::Device& device, std::size_t x, std::size_t y)
 {
-    check_group_limit(device, x, y, device_limits(device).max_work_group_size,
-                      "the device");
+    check_group_limit(device, x, y, device_limits(device).max_work_group_size, "the device");
 }
 
 // [Launch size 2d]

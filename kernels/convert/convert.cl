@@ -78,8 +78,8 @@ inline void file_row_to_luminance(__global const uchar* restrict rows, int strid
     // the bytes after a row are the next row's, which another work-item writes.
     const int end = min(PIXELS_PER_ITEM, row_pitch - x0);
     for (int i = 0; i < end; ++i)
-        out[i] = x0 + i < width ? pixel_luminance(pixels + bytes_per_pixel * i, bytes_per_pixel)
-                                : 0;
+        out[i] =
+            x0 + i < width ? pixel_luminance(pixels + bytes_per_pixel * i, bytes_per_pixel) : 0;
 }
 
 /**
@@ -161,8 +161,8 @@ __kernel void grey_to_bmp_rows(__global const uchar* restrict image, const int r
  * @param float_pitch floats from one float row's start to the next, at least the width
  */
 __kernel void luminance_to_float(__global const uchar* restrict image, const int row_pitch,
-                                 const int width, const int height,
-                                 __global float* restrict values, const int float_pitch)
+                                 const int width, const int height, __global float* restrict values,
+                                 const int float_pitch)
 {
     const int x = get_global_id(0);
     const int y = get_global_id(1);
@@ -183,8 +183,8 @@ __kernel void luminance_to_float(__global const uchar* restrict image, const int
  * @param row_pitch bytes from one image row's start to the next, at least the width
  */
 __kernel void float_to_8bit(__global const float* restrict values, const int float_pitch,
-                            const int width, const int height,
-                            __global uchar* restrict image, const int row_pitch)
+                            const int width, const int height, __global uchar* restrict image,
+                            const int row_pitch)
 {
     const int x = get_global_id(0);
     const int y = get_global_id(1);

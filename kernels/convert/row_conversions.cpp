@@ -64,8 +64,8 @@ cl::Event RowConversions::to_bmp_rows(const cl::Buffer& image, std::size_t width
         set_args(grey_to_bmp_rows_, image, static_cast<cl_int>(row_pitch),
                  static_cast<cl_int>(width), static_cast<cl_int>(height), rows,
                  static_cast<cl_int>(stride));
-        const LaunchSize launch = launch_size_2d(
-            grey_to_bmp_rows_, cl_.device, divide_round_up(stride, kPixelsPerItem), height);
+        const LaunchSize launch = launch_size_2d(grey_to_bmp_rows_, cl_.device,
+                                                 divide_round_up(stride, kPixelsPerItem), height);
         cl_.queue.enqueueNDRangeKernel(grey_to_bmp_rows_, cl::NullRange, launch.global,
                                        launch.local, nullptr, &event);
         cl_.record(grey_to_bmp_rows_, event);
@@ -73,9 +73,9 @@ cl::Event RowConversions::to_bmp_rows(const cl::Buffer& image, std::size_t width
     return event;
 }
 
-cl::Event RowConversions::to_float(const cl::Buffer& image, std::size_t width,
-                                   std::size_t height, std::size_t row_pitch,
-                                   const cl::Buffer& values, std::size_t float_pitch)
+cl::Event RowConversions::to_float(const cl::Buffer& image, std::size_t width, std::size_t height,
+                                   std::size_t row_pitch, const cl::Buffer& values,
+                                   std::size_t float_pitch)
 {
     return convert_each_pixel(luminance_to_float_, image, row_pitch, width, height, values,
                               float_pitch, float_pitch, "converting the luminance to floats");
@@ -85,20 +85,20 @@ cl::Event RowConversions::to_8bit(const cl::Buffer& values, std::size_t float_pi
                                   std::size_t width, std::size_t height, const cl::Buffer& image,
                                   std::size_t row_pitch)
 {
-    return convert_each_pixel(float_to_8bit_, values, float_pitch, width, height, image,
-                              row_pitch, float_pitch, "converting the result to 8 bits");
+    return convert_each_pixel(float_to_8bit_, values, float_pitch, width, height, image, row_pitch,
+                              float_pitch, "converting the result to 8 bits");
 }
 
 cl::Event RowConversions::convert_each_pixel(cl::Kernel& kernel, const cl::Buffer& source,
                                              std::size_t source_pitch, std::size_t width,
                                              std::size_t height, const cl::Buffer& destination,
-                                             std::size_t destination_pitch,
-                                             std::size_t float_pitch, const std::string& what)
+                                             std::size_t destination_pitch, std::size_t float_pitch,
+                                             const std::string& what)
 {
     // The float image is the larger: every index into it must fit a 32-bit int.
-    check_kernel_can_address(cl_, float_pitch * height, 4 * float_pitch * height,
-                             "a float image of " + std::to_string(width) + "x" +
-                                 std::to_string(height));
+    check_kernel_can_address(
+        cl_, float_pitch * height, 4 * float_pitch * height,
+        "a float image of " + std::to_string(width) + "x" + std::to_string(height));
     cl::Event event;
     while_doing(what, [&] {
         set_args(kernel, source, static_cast<cl_int>(source_pitch), static_cast<cl_int>(width),

@@ -129,7 +129,8 @@ FirCoefficients parse_fir_coefficients(const std::string& numerators, double div
 double largest_output(const FirCoefficients& coefficients)
 {
     double sum = 0;
-    for (const float weight : coefficients.float_weights()) sum += std::fabs(static_cast<double>(weight));
+    for (const float weight : coefficients.float_weights())
+        sum += std::fabs(static_cast<double>(weight));
     return 255 * sum;
 }
 

@@ -34,7 +34,8 @@ struct FirCoefficients {
     std::string to_string() const;
 };
 
-// The default numerators as --coefficients spells them; parsed over 256 they give FirCoefficients{}.
+// The default numerators as --coefficients spells them; parsed over 256 they give
+// FirCoefficients{}.
 inline constexpr const char* kDefaultFirNumerators = "30,5,6,19,30,9,15,5,40";
 
 // Throws UsageError unless `size` is an odd number from kSmallestFirSize to kLargestFirSize.

@@ -55,8 +55,7 @@ std::string local_build_options(Border border, int size, LocalBlock block, std::
            " -DROWS_PER_ITEM=" + std::to_string(block.rows) +
            " -DCOLUMNS_PER_ITEM=" + std::to_string(block.columns) +
            " -DGROUP_WIDTH=" + std::to_string(kLocalGroupWidth) +
-           " -DGROUP_HEIGHT=" + std::to_string(height) +
-           " -DSTEPS=" + std::to_string(kLocalSteps);
+           " -DGROUP_HEIGHT=" + std::to_string(height) + " -DSTEPS=" + std::to_string(kLocalSteps);
 }
 
 // `values` as floats in a new read-only buffer (the kernels read it as __constant).
@@ -81,8 +80,8 @@ const std::vector<FirVariantTraits>& fir_variants()
     static const std::vector<FirVariantTraits> table{
         // variant           name      program file    K*K kernel       3x3 kernel    reads from
         {FirVariant::buffer, "buffer", "fir_float.cl", "fir_float_kxk", "fir_float", "buffer"},
-        {FirVariant::local,  "local",  "fir_local.cl", "fir_local",     "fir_local", "local memory"},
-        {FirVariant::image,  "image",  "fir_image.cl", "fir_image",     "fir_image", "image"},
+        {FirVariant::local, "local", "fir_local.cl", "fir_local", "fir_local", "local memory"},
+        {FirVariant::image, "image", "fir_image.cl", "fir_image", "fir_image", "image"},
     };
     return table;
 }
@@ -105,8 +104,8 @@ FirVariant fir_variant_named(const std::string& name)
     throw UsageError("--variant: '" + name + "' is not buffer, local, image or auto");
 }
 
-std::string fir_variant_unavailable(const OpenClContext& cl, FirVariant variant,
-                                    std::size_t width, std::size_t height)
+std::string fir_variant_unavailable(const OpenClContext& cl, FirVariant variant, std::size_t width,
+                                    std::size_t height)
 {
     if (variant != FirVariant::image) return "";
     return luminance_image_unavailable(cl, width, height, kLuminanceFloats);
@@ -119,21 +118,24 @@ FirFilter::FirFilter(const OpenClContext& cl, Border border, const FirCoefficien
       border_(border),
       size_(coefficients.size),
       variant_(variant),
-      kernel_name_(size_ == 3 ? traits_of(variant).kernel_name_3x3 : traits_of(variant).kernel_name),
+      kernel_name_(size_ == 3 ? traits_of(variant).kernel_name_3x3
+                              : traits_of(variant).kernel_name),
       local_block_(local_block(size_, cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU)),
       weights_by_value_(weights_by_value(cl.device))
 {
     check_fir_size(size_);
     const std::string unavailable = fir_variant_unavailable(cl_, variant_, 0, 0);
     if (!unavailable.empty())
-        throw std::runtime_error("the " + fir_variant_name(variant_) + " FIR variant: " + unavailable);
+        throw std::runtime_error("the " + fir_variant_name(variant_) +
+                                 " FIR variant: " + unavailable);
     if (variant_ == FirVariant::local) {
         // Built for the shape that runs (use_local_kernels), which depends on the weights.
         set_coefficients(coefficients);
         fit_default_local_shape();
         return;
     }
-    program_ = build_program(cl_, traits_of(variant_).program_file, fir_build_options(border, size_));
+    program_ =
+        build_program(cl_, traits_of(variant_).program_file, fir_build_options(border, size_));
     while_doing("creating kernel " + kernel_name_, [&] {
         kernel_ = create_kernel(program_, kernel_name_);
         if (variant_ == FirVariant::image)
@@ -160,7 +162,8 @@ void FirFilter::use_local_kernels(std::size_t height)
     if (!kernels.full_window()) {
         const FirVariantTraits& local = traits_of(FirVariant::local);
         const cl::Program program = build_program(
-            cl_, local.program_file, local_build_options(border_, size_, local_block_, height, weights_by_value_));
+            cl_, local.program_file,
+            local_build_options(border_, size_, local_block_, height, weights_by_value_));
         while_doing(std::string("creating kernel ") + local.kernel_name,
                     [&] { kernels.full_window = create_kernel(program, local.kernel_name); });
     }
@@ -225,11 +228,10 @@ std::string fir_build_options(Border border, int size)
 void FirFilter::set_coefficients(const FirCoefficients& coefficients)
 {
     if (coefficients.size != size_)
-        throw std::invalid_argument("FirFilter::set_coefficients: " +
-                                    std::to_string(coefficients.size) + "x" +
-                                    std::to_string(coefficients.size) +
-                                    " weights for a filter built for " + std::to_string(size_) +
-                                    "x" + std::to_string(size_));
+        throw std::invalid_argument(
+            "FirFilter::set_coefficients: " + std::to_string(coefficients.size) + "x" +
+            std::to_string(coefficients.size) + " weights for a filter built for " +
+            std::to_string(size_) + "x" + std::to_string(size_));
     // [Weights]
     // Rounded to float once here. The 3x3 buffer kernel takes one float4 per window row (.s3
     // unused): its arithmetic, and so the default run's output, is what it always was. Every
@@ -341,15 +343,16 @@ void FirFilter::bind_separable_arguments()
     const auto height = static_cast<cl_int>(height_);
     const auto pitch = static_cast<cl_int>(row_pitch_bytes_ / sizeof(cl_float));
     if (variant_ == FirVariant::local) {
-        while_doing("setting fir_separable_local's arguments",
-                    [&] { bind_local_arguments(separable_local_kernel_, factor_values_, row_weights_); });
+        while_doing("setting fir_separable_local's arguments", [&] {
+            bind_local_arguments(separable_local_kernel_, factor_values_, row_weights_);
+        });
         return;
     }
     // Made the first time weights are separable, and again only when a larger image needs more.
     const std::size_t bytes = row_pitch_bytes_ * height_;
     if (row_sums_bytes_ < bytes) {
-        row_sums_ = create_image_buffer(cl_, MemoryMode::copy, CL_MEM_READ_WRITE, bytes,
-                                        "the row sums");
+        row_sums_ =
+            create_image_buffer(cl_, MemoryMode::copy, CL_MEM_READ_WRITE, bytes, "the row sums");
         row_sums_bytes_ = bytes;
         // Zeroed once from the host, though the row pass writes every row sum the column pass
         // reads (a test poisons them to prove it): oclgrind reports a buffer made again
@@ -384,9 +387,9 @@ void FirFilter::allocate(std::size_t width, std::size_t height)
                                  " pixels is too large: the kernels address at most 2^31-1 pixels");
     row_pitch_bytes_ = row_pitch_bytes;
     const std::size_t bytes = row_pitch_bytes_ * height;
-    check_fits_device(cl_, bytes,
-                      "an image of " + std::to_string(width) + "x" + std::to_string(height) +
-                          " floats");
+    check_fits_device(
+        cl_, bytes,
+        "an image of " + std::to_string(width) + "x" + std::to_string(height) + " floats");
     width_ = width;
     height_ = height;
     luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the luminance");
@@ -399,8 +402,8 @@ void FirFilter::allocate(std::size_t width, std::size_t height)
             throw std::runtime_error("the image FIR variant on an image of " + size + ": " +
                                      unavailable);
         while_doing("creating the luminance image", [&] {
-            luminance_image_ = image_view_of(cl_, luminance_, width, height, row_pitch_bytes_,
-                                             kLuminanceFloats);
+            luminance_image_ =
+                image_view_of(cl_, luminance_, width, height, row_pitch_bytes_, kLuminanceFloats);
             image_is_view_ = luminance_image_() != nullptr;
             if (!image_is_view_) {
                 luminance_image_ = cl::Image2D(cl_.context, CL_MEM_READ_WRITE,
@@ -420,11 +423,11 @@ void FirFilter::set_work_group(std::size_t x, std::size_t y)
 {
     if (variant_ == FirVariant::local) {
         if (x != kLocalGroupWidth)
-            throw UsageError("work-group " + std::to_string(x) + "x" + std::to_string(y) +
-                             ": the local variant's groups are " +
-                             std::to_string(kLocalGroupWidth) +
-                             " work-items wide (its tile rows' length is built into its kernels); " +
-                             "try " + std::to_string(kLocalGroupWidth) + "x" + std::to_string(y));
+            throw UsageError(
+                "work-group " + std::to_string(x) + "x" + std::to_string(y) +
+                ": the local variant's groups are " + std::to_string(kLocalGroupWidth) +
+                " work-items wide (its tile rows' length is built into its kernels); " + "try " +
+                std::to_string(kLocalGroupWidth) + "x" + std::to_string(y));
         // Checked before a program is built for a height the device cannot run at all.
         check_work_group_within_device(cl_.device, x, y);
         use_local_kernels(y);
@@ -474,8 +477,8 @@ void FirFilter::size_launch()
     const std::size_t columns_per_item =
         local && !local_separable ? local_block_.columns : kOutputsPerItem;
     const std::size_t rows_per_item = local_separable ? kSeparableLocalRows * kLocalSteps
-                                      : local ? local_block_.rows * kLocalSteps
-                                              : 1;
+                                      : local         ? local_block_.rows * kLocalSteps
+                                                      : 1;
     cl::Kernel& kernel = local_separable ? separable_local_kernel_ : kernel_;
     launch_ = launch_size_2d(kernel, cl_.device, divide_round_up(width_, columns_per_item),
                              divide_round_up(height_, rows_per_item), work_group_x_, work_group_y_);
@@ -510,7 +513,8 @@ std::size_t FirFilter::local_tile_bytes(std::size_t group_x, std::size_t group_y
 // What the local kernel that the weights run needs for a group of x by y work-items.
 std::size_t FirFilter::local_bytes(std::size_t group_x, std::size_t group_y) const
 {
-    return separable() ? separable_local_bytes(group_x, group_y) : local_tile_bytes(group_x, group_y);
+    return separable() ? separable_local_bytes(group_x, group_y)
+                       : local_tile_bytes(group_x, group_y);
 }
 
 // The separable local kernel's: its two tiles (4 columns by kSeparableLocalRows rows a work-item)
@@ -523,7 +527,6 @@ std::size_t FirFilter::separable_local_bytes(std::size_t group_x, std::size_t gr
     return (2 * tile_floats(kOutputsPerItem, kSeparableLocalRows, group_x, group_y) + row_sums) *
            sizeof(cl_float);
 }
-
 
 namespace {
 
@@ -538,8 +541,8 @@ void write_float_rows(const Image& luminance, std::size_t row_pitch, std::size_t
     for (std::size_t done = 0; done < size;) {
         const std::size_t y = (offset + done) / row_pitch;
         const std::size_t x = (offset + done) % row_pitch / sizeof(cl_float);
-        const std::size_t count = std::min((row_pitch - x * sizeof(cl_float)), size - done) /
-                                  sizeof(cl_float);
+        const std::size_t count =
+            std::min((row_pitch - x * sizeof(cl_float)), size - done) / sizeof(cl_float);
         const std::uint8_t* row = luminance.pixels.data() + y * luminance.width;
         for (std::size_t i = 0; i < count; ++i) {
             const cl_float value = x + i < luminance.width ? cl_float(row[x + i]) : 0.0f;
@@ -565,11 +568,12 @@ void FirFilter::upload(const Image& luminance)
     // The floats are written straight into the memory the transfer moves (the mapped buffer, or
     // one pinned chunk at a time), so the host never holds a float copy of the whole image.
     const std::size_t row_pitch = row_pitch_bytes_;
-    upload_produced(cl_, memory_, luminance_, row_pitch * height_,
-                    [&](unsigned char* host, std::size_t offset, std::size_t size) {
-                        write_float_rows(luminance, row_pitch, offset, size, host);
-                    },
-                    "the luminance");
+    upload_produced(
+        cl_, memory_, luminance_, row_pitch * height_,
+        [&](unsigned char* host, std::size_t offset, std::size_t size) {
+            write_float_rows(luminance, row_pitch, offset, size, host);
+        },
+        "the luminance");
     // [Upload floats]
 }
 
@@ -592,7 +596,8 @@ void FirFilter::fill_output(float value)
     // found; here the separable passes' edge stores were).
     const std::vector<cl_float> poison(row_pitch_bytes_ * height_ / sizeof(cl_float), value);
     while_doing("filling the output buffer", [&] {
-        cl_.queue.enqueueWriteBuffer(output_, CL_TRUE, 0, row_pitch_bytes_ * height_, poison.data());
+        cl_.queue.enqueueWriteBuffer(output_, CL_TRUE, 0, row_pitch_bytes_ * height_,
+                                     poison.data());
     });
 }
 

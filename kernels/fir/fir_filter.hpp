@@ -58,8 +58,8 @@ std::string fir_variant_name(FirVariant variant);  // "buffer", "local", "image"
 FirVariant fir_variant_named(const std::string& name);
 // Why `variant` cannot run on this device for a `width` x `height` image (only the image
 // variant has such limits: image support, one-channel float images, the largest image), or "".
-std::string fir_variant_unavailable(const OpenClContext& cl, FirVariant variant,
-                                    std::size_t width, std::size_t height);
+std::string fir_variant_unavailable(const OpenClContext& cl, FirVariant variant, std::size_t width,
+                                    std::size_t height);
 
 // The build options of kernels/fir/*.cl: the border by name and the window's radius,
 // "-DBORDER_REPLICATE -DRADIUS=2" for 5x5.
@@ -99,7 +99,8 @@ public:
     // apart), e.g. converted on the device from the file's rows; output_buffer() has the same
     // layout. download_luminance() brings the luminance back as 8 bits, for --verify.
     void allocate(std::size_t width, std::size_t height);
-    // One row's cost to the float buffers, for cutting images into bands (common/runtime/bands.hpp).
+    // One row's cost to the float buffers, for cutting images into bands
+    // (common/runtime/bands.hpp).
     static RowFootprint row_footprint(std::size_t width);
     const cl::Buffer& luminance_buffer() const { return luminance_; }
     const cl::Buffer& output_buffer() const { return output_; }
@@ -169,7 +170,7 @@ private:
     OpenClContext cl_;
     MemoryMode memory_;
     Border border_;
-    int size_;                 // K, built in
+    int size_;  // K, built in
     FirVariant variant_;
     std::string kernel_name_;
     LocalBlock local_block_;  // by window and device type (fir_filter.cpp)

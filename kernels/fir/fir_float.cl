@@ -66,10 +66,9 @@ inline float fir_pixel_with_border(__global const float* luminance, int width, i
  * @param weights_below the window's bottom row, likewise
  * @param output the filtered image, one float a pixel, rows `row_pitch` floats apart
  */
-__kernel void fir_float(__global const float* restrict luminance, const int width,
-                        const int height, const int row_pitch, const float4 weights_above,
-                        const float4 weights_here, const float4 weights_below,
-                        __global float* restrict output)
+__kernel void fir_float(__global const float* restrict luminance, const int width, const int height,
+                        const int row_pitch, const float4 weights_above, const float4 weights_here,
+                        const float4 weights_below, __global float* restrict output)
 {
     // Each work-item computes 4 outputs of a row, so the work size is width / 4 (rounded up)
     // by height (kernels/fir/fir_filter.cpp).
@@ -81,9 +80,9 @@ __kernel void fir_float(__global const float* restrict luminance, const int widt
     const bool interior = x0 >= 1 && x0 + 4 < width && y >= 1 && y + 1 < height;
     if (!interior) {
         for (int x = x0; x < min(x0 + 4, width); ++x)
-            output[y * row_pitch + x] = fir_pixel_with_border(luminance, width, height,
-                                                              row_pitch, x, y, weights_above,
-                                                              weights_here, weights_below);
+            output[y * row_pitch + x] =
+                fir_pixel_with_border(luminance, width, height, row_pitch, x, y, weights_above,
+                                      weights_here, weights_below);
         return;
     }
 
@@ -137,12 +136,12 @@ __kernel void fir_float_kxk(__global const float* restrict luminance, const int 
     const int y = get_global_id(1);
     if (x0 >= width || y >= height) return;
 
-    const bool interior = x0 >= RADIUS && x0 + 3 + RADIUS < width && y >= RADIUS &&
-                          y + RADIUS < height;
+    const bool interior =
+        x0 >= RADIUS && x0 + 3 + RADIUS < width && y >= RADIUS && y + RADIUS < height;
     if (!interior) {
         for (int x = x0; x < min(x0 + 4, width); ++x)
-            output[y * row_pitch + x] = fir_pixel_kxk_with_border(luminance, width, height,
-                                                                  row_pitch, x, y, weights);
+            output[y * row_pitch + x] =
+                fir_pixel_kxk_with_border(luminance, width, height, row_pitch, x, y, weights);
         return;
     }
     // [KxK sums]

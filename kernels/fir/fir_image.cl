@@ -39,8 +39,8 @@ __kernel void fir_image(read_only image2d_t luminance, const int width, const in
         for (int c = 0; c < WINDOW + 3; ++c)
             line[c] = image_pixel(luminance, x0 - RADIUS + c, y - RADIUS + j);
         for (int i = 0; i < WINDOW; ++i)
-            sum += (float4)(line[i], line[i + 1], line[i + 2], line[i + 3]) *
-                   weights[j * WINDOW + i];
+            sum +=
+                (float4)(line[i], line[i + 1], line[i + 2], line[i + 3]) * weights[j * WINDOW + i];
     }
     store_four(output, width, height, row_pitch, x0, y, sum);
 }
@@ -57,8 +57,8 @@ __kernel void fir_image(read_only image2d_t luminance, const int width, const in
  * @param row_pitch floats from one row's start to the next in `luminance`
  * @param image the copy, width x height pixels of one float channel
  */
-__kernel void luminance_to_float_image(__global const float* restrict luminance,
-                                       const int width, const int height, const int row_pitch,
+__kernel void luminance_to_float_image(__global const float* restrict luminance, const int width,
+                                       const int height, const int row_pitch,
                                        write_only image2d_t image)
 {
     const int x = get_global_id(0);

@@ -7,7 +7,6 @@
 // already capture.
 #include "fir_tile.cl"
 
-
 // [Kernel local]
 // The K*K weights by value, not through a pointer: kernel arguments live in a bank of constant
 // memory that a GPU's multiply-add can read as an operand, at a place fixed when the loops below
@@ -39,10 +38,10 @@ typedef struct {
  * @param tiles local memory for two tiles, 2 * TILE_SIZE float4s (the host sizes it for the
  *        group's shape: kernels/fir/fir_filter.cpp, local_tile_bytes)
  */
-__kernel __attribute__((reqd_work_group_size(GROUP_WIDTH, GROUP_HEIGHT, 1)))
-void fir_local(__global const float* restrict luminance, const int width, const int height,
-               const int row_pitch, const Weights weights, __global float* restrict output,
-               __local float4* tiles)
+__kernel __attribute__((reqd_work_group_size(GROUP_WIDTH, GROUP_HEIGHT, 1))) void fir_local(
+    __global const float* restrict luminance, const int width, const int height,
+    const int row_pitch, const Weights weights, __global float* restrict output,
+    __local float4* tiles)
 {
     // The group's strip of tiles (fir_tile.cl): the first one loaded and stored before the
     // walk, each next one fetched while this one is summed.

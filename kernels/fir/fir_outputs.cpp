@@ -49,9 +49,10 @@ double verify_fir(std::ostream& out, const Image& luminance, const FirCoefficien
     const double error = max_abs_difference(output, expected);
     const double tolerance = fir_tolerance(coefficients);
     if (!(error <= tolerance))
-        throw std::runtime_error("verification failed: max |difference| from the C++ reference "
-                                 "is " + std::to_string(error) + ", more than the tolerance " +
-                                 std::to_string(tolerance));
+        throw std::runtime_error(
+            "verification failed: max |difference| from the C++ reference "
+            "is " +
+            std::to_string(error) + ", more than the tolerance " + std::to_string(tolerance));
     out << "Verify: max |difference| from the C++ reference " << error << " (tolerance "
         << tolerance << ")\n";
     return reference_ms;

@@ -58,7 +58,8 @@ std::uint8_t to_8bit(double value)
 std::vector<std::uint8_t> to_8bit(const std::vector<float>& values)
 {
     std::vector<std::uint8_t> pixels(values.size());
-    for (std::size_t i = 0; i < values.size(); ++i) pixels[i] = to_8bit(static_cast<double>(values[i]));
+    for (std::size_t i = 0; i < values.size(); ++i)
+        pixels[i] = to_8bit(static_cast<double>(values[i]));
     return pixels;
 }
 

@@ -27,10 +27,10 @@ std::vector<double> fir_reference(const Image& luminance, const FirCoefficients&
 // largest_output), the K*K - 1 sums once each (each at most that much), and each weight was
 // rounded to float once: K*K + 1 roundings of that bound, plus a floor of kFirTolerance. For the
 // default 3x3 weights that is 1.0944e-3; for nine weights of 1234.567 (outputs up to 2.8
-// million, and separable: see below) it is 4.4: float keeps 7 digits, not 3 decimals. Separable weights (separate) may
-// also run as two 1-D passes: each pass's K products, K - 1 sums and weight rounding (the row
-// pass's errors scaled by the column weights, so both measured against largest_output), and
-// the factors' 4 ulps each, add 2K + 10 roundings.
+// million, and separable: see below) it is 4.4: float keeps 7 digits, not 3 decimals. Separable
+// weights (separate) may also run as two 1-D passes: each pass's K products, K - 1 sums and weight
+// rounding (the row pass's errors scaled by the column weights, so both measured against
+// largest_output), and the factors' 4 ulps each, add 2K + 10 roundings.
 constexpr double kFirTolerance = 1e-3;
 double fir_tolerance(const FirCoefficients& coefficients);
 

@@ -28,8 +28,8 @@ inline float row_sum_with_border(__global const float* luminance, int width, int
  * @param row_weights the row factor's K weights, the leftmost first
  * @param row_sums the row sums, one float a pixel, rows `row_pitch` floats apart
  */
-__kernel void fir_rows(__global const float* restrict luminance, const int width,
-                       const int height, const int row_pitch, __constant float* row_weights,
+__kernel void fir_rows(__global const float* restrict luminance, const int width, const int height,
+                       const int row_pitch, __constant float* row_weights,
                        __global float* restrict row_sums)
 {
     const int x0 = get_global_id(0) * 4;
@@ -37,8 +37,8 @@ __kernel void fir_rows(__global const float* restrict luminance, const int width
     if (x0 >= width || y >= height) return;
     if (x0 < RADIUS || x0 + 3 + RADIUS >= width) {
         for (int x = x0; x < min(x0 + 4, width); ++x)
-            row_sums[y * row_pitch + x] = row_sum_with_border(luminance, width, height,
-                                                              row_pitch, x, y, row_weights);
+            row_sums[y * row_pitch + x] =
+                row_sum_with_border(luminance, width, height, row_pitch, x, y, row_weights);
         return;
     }
     const __global float* row = luminance + y * row_pitch + x0 - RADIUS;
@@ -72,8 +72,8 @@ inline float column_sum_with_border(__global const float* row_sums, int width, i
  * @param output the filtered image, one float a pixel, rows `row_pitch` floats apart
  */
 __kernel void fir_columns(__global const float* restrict row_sums, const int width,
-                          const int height, const int row_pitch,
-                          __constant float* column_weights, __global float* restrict output)
+                          const int height, const int row_pitch, __constant float* column_weights,
+                          __global float* restrict output)
 {
     const int x0 = get_global_id(0) * 4;
     const int y = get_global_id(1);
@@ -85,8 +85,8 @@ __kernel void fir_columns(__global const float* restrict row_sums, const int wid
 #endif
     if (edge_columns || y < RADIUS || y + RADIUS >= height) {
         for (int x = x0; x < min(x0 + 4, width); ++x)
-            output[y * row_pitch + x] = column_sum_with_border(row_sums, width, height,
-                                                               row_pitch, x, y, column_weights);
+            output[y * row_pitch + x] =
+                column_sum_with_border(row_sums, width, height, row_pitch, x, y, column_weights);
         return;
     }
     // [Column sums]

@@ -45,10 +45,10 @@ typedef struct {
  * @param tiles local memory for two tiles and the row sums after them, 2 * TILE_SIZE +
  *        TILE_ROWS * SUM_FLOAT4S float4s (kernels/fir/fir_filter.cpp, separable_local_bytes)
  */
-__kernel __attribute__((reqd_work_group_size(GROUP_WIDTH, GROUP_HEIGHT, 1)))
-void fir_separable_local(__global const float* restrict luminance, const int width,
-                         const int height, const int row_pitch, const Factors factors,
-                         __global float* restrict output, __local float4* tiles)
+__kernel __attribute__((reqd_work_group_size(GROUP_WIDTH, GROUP_HEIGHT, 1))) void
+fir_separable_local(__global const float* restrict luminance, const int width, const int height,
+                    const int row_pitch, const Factors factors, __global float* restrict output,
+                    __local float4* tiles)
 {
     const int lx = get_local_id(0), ly = get_local_id(1);
     // The group's strip of tiles, two at a time in local memory, as fir_local.cl walks it; the

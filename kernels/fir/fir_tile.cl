@@ -8,7 +8,8 @@
 
 #if !defined(ROWS_PER_ITEM) || !defined(COLUMNS_PER_ITEM) || !defined(STEPS) || \
     !defined(GROUP_WIDTH) || !defined(GROUP_HEIGHT)
-#error "build with -DROWS_PER_ITEM=n -DCOLUMNS_PER_ITEM=4|8 -DSTEPS=n -DGROUP_WIDTH=16 -DGROUP_HEIGHT=n (kernels/fir/fir_filter.cpp)"
+#error \
+    "build with -DROWS_PER_ITEM=n -DCOLUMNS_PER_ITEM=4|8 -DSTEPS=n -DGROUP_WIDTH=16 -DGROUP_HEIGHT=n (kernels/fir/fir_filter.cpp)"
 #endif
 
 // [Local tile]
@@ -65,7 +66,10 @@ inline float4 tile_float4(__global const float* luminance, int width, int height
 #define STAGED (SHARE < 8 ? SHARE : 8)
 #define IN_TILE(index) (TILE_SIZE % GROUP_ITEMS == 0 || (index) < TILE_SIZE)
 
-inline int share_start(void) { return get_local_id(1) * GROUP_WIDTH + get_local_id(0); }
+inline int share_start(void)
+{
+    return get_local_id(1) * GROUP_WIDTH + get_local_id(0);
+}
 
 inline void fetch_tile(__global const float* luminance, int width, int height, int row_pitch,
                        int x_first, int y_first, float4 staged[STAGED])
@@ -78,8 +82,7 @@ inline void fetch_tile(__global const float* luminance, int width, int height, i
 }
 
 inline void store_tile(__global const float* luminance, int width, int height, int row_pitch,
-                       int x_first, int y_first, const float4 staged[STAGED],
-                       __local float4* tile)
+                       int x_first, int y_first, const float4 staged[STAGED], __local float4* tile)
 {
     for (int k = 0; k < STAGED; ++k) {
         const int index = share_start() + k * GROUP_ITEMS;
@@ -102,7 +105,10 @@ inline int strip_x_first(void)
 {
     return (int)get_group_id(0) * COLUMNS_PER_ITEM * GROUP_WIDTH - PAD;
 }
-inline int strip_y_first(void) { return (int)get_group_id(1) * STEP_ROWS * STEPS - RADIUS; }
+inline int strip_y_first(void)
+{
+    return (int)get_group_id(1) * STEP_ROWS * STEPS - RADIUS;
+}
 // [Strip]
 
 // The float4s of a tile row that a work-item's windows cover: from PAD - RADIUS before its

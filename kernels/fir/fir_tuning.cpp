@@ -80,7 +80,8 @@ Contestants<FirChoice> fir_contestants(const OpenClContext& cl, Border border, i
                                              : full_window_coefficients(size);
     Contestants<FirChoice> contestants;
     const OpenClContext measuring = cl.unrecorded();
-    contestants.launch = [cl = measuring, border, coefficients, image, filters](FirChoice& candidate) {
+    contestants.launch = [cl = measuring, border, coefficients, image,
+                          filters](FirChoice& candidate) {
         auto& filter = (*filters)[candidate.variant];
         if (!filter) {
             auto made = std::make_unique<FirFilter>(cl, border, coefficients, MemoryMode::copy,
@@ -107,8 +108,8 @@ std::vector<std::vector<FirChoice>> fir_stages(const std::vector<FirChoice>& eve
             variants.push_back(candidate);
     const FirVariant fastest = best ? best->variant : variants.front().variant;
     for (const auto& candidate : every) {
-        const bool first_of_its_variant = std::any_of(
-            variants.begin(), variants.end(), [&](const FirChoice& first) {
+        const bool first_of_its_variant =
+            std::any_of(variants.begin(), variants.end(), [&](const FirChoice& first) {
                 return first.variant == candidate.variant && first.group_x == candidate.group_x &&
                        first.group_y == candidate.group_y;
             });
@@ -145,17 +146,16 @@ std::vector<FirChoice> fir_candidates(bool images)
     return candidates;
 }
 
-std::string fir_tuning_key(const std::string& device, Border border, int size,
-                           SizeClass size_class, const std::vector<FirVariant>& variants,
-                           FirWeights weights)
+std::string fir_tuning_key(const std::string& device, Border border, int size, SizeClass size_class,
+                           const std::vector<FirVariant>& variants, FirWeights weights)
 {
     std::string names;
-    for (const auto variant : variants) names += (names.empty() ? "" : " ") + fir_variant_name(variant);
+    for (const auto variant : variants)
+        names += (names.empty() ? "" : " ") + fir_variant_name(variant);
     const std::string k = std::to_string(size);
-    const std::string window =
-        k + "x" + k + (weights == FirWeights::separable ? " separable" : "");
-    return "fir_float | " + window + " | variants " + names + " | border " +
-           border_name(border) + " | " + key_part(size_class) + " | " + device;
+    const std::string window = k + "x" + k + (weights == FirWeights::separable ? " separable" : "");
+    return "fir_float | " + window + " | variants " + names + " | border " + border_name(border) +
+           " | " + key_part(size_class) + " | " + device;
 }
 
 FirCoefficients separable_window_coefficients(int size)
@@ -188,14 +188,15 @@ FirTuningResult choose_fir_kernel(const OpenClContext& cl, Border border, int si
                                   FirWeights weights, const TuningAnnouncer& announce)
 {
     TuningRecipe<FirChoice> recipe;
-    const auto variants =
-        variants_of(candidates_for(weights, image_competes(cl, {width, height})));
+    const auto variants = variants_of(candidates_for(weights, image_competes(cl, {width, height})));
     recipe.key = fir_tuning_key(device_key(cl.device), border, size, size_class_of(width, height),
                                 variants, weights);
     recipe.parse = parse_choice;
     recipe.format = format_choice;
     const auto every = candidates_for(weights, image_competes(cl, {width, height}));
-    recipe.stages = [every](const std::optional<FirChoice>& best) { return fir_stages(every, best); };
+    recipe.stages = [every](const std::optional<FirChoice>& best) {
+        return fir_stages(every, best);
+    };
     recipe.prepare = [&](ImageSize image) {
         return fir_contestants(cl, border, size, image, weights);
     };
@@ -241,7 +242,8 @@ std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border 
     for (const FirChoice& candidate :
          fir_candidates(images_available(cl, {source.width(), source.height()}))) {
         auto& filter = filters[candidate.variant];
-        if (!filter) filter = filter_with_a_copy(cl, border, coefficients, source, candidate.variant);
+        if (!filter)
+            filter = filter_with_a_copy(cl, border, coefficients, source, candidate.variant);
         // With a shape asked for, each variant runs once, in it (the local variant in its own
         // width: fir_filter.hpp).
         WorkGroupShape asked{candidate.group_x, candidate.group_y};
@@ -287,17 +289,19 @@ std::vector<FirVariantMedian> time_fir_variants(const OpenClContext& cl, Border 
     ContestRules rules;
     rules.rounds = iterations;
     const std::vector<double> medians =
-        choose_fastest(contestants.size(), [&](std::size_t c) { return run(contestants[c]); },
-                       rules)
+        choose_fastest(
+            contestants.size(), [&](std::size_t c) { return run(contestants[c]); }, rules)
             .median_ms;
     std::vector<FirVariantMedian> best;  // in the candidates' order: buffer, local, image
     for (std::size_t c = 0; c < contestants.size(); ++c) {
         const FirChoice& contestant = contestants[c];
         const double median = medians[c];
         if (best.empty() || best.back().variant != contestant.variant)
-            best.push_back({contestant.variant, median, {contestant.group_x, contestant.group_y}, host_clock});
+            best.push_back(
+                {contestant.variant, median, {contestant.group_x, contestant.group_y}, host_clock});
         else if (median < best.back().median_ms)
-            best.back() = {contestant.variant, median, {contestant.group_x, contestant.group_y}, host_clock};
+            best.back() = {
+                contestant.variant, median, {contestant.group_x, contestant.group_y}, host_clock};
     }
     return best;
 }
@@ -308,7 +312,8 @@ std::vector<RunMedian> compare_fir_variants(const OpenClContext& cl, Border bord
 {
     std::vector<TimedRun> runs;
     std::vector<FirVariant> variants{FirVariant::buffer, FirVariant::local};
-    if (images_available(cl, {source.width(), source.height()})) variants.push_back(FirVariant::image);
+    if (images_available(cl, {source.width(), source.height()}))
+        variants.push_back(FirVariant::image);
     for (const auto variant : variants) {
         auto filter = filter_with_a_copy(cl, border, coefficients, source, variant);
         runs.push_back({fir_variant_name(variant), filter->bytes_moved(),

@@ -35,8 +35,8 @@ enum class FirWeights { full_window, separable };
 
 // The cache line's key: the filter, window size K and whether separable, the variants that
 // competed, border mode (edge groups take the border's path), size class and device.
-std::string fir_tuning_key(const std::string& device, Border border, int size,
-                           SizeClass size_class, const std::vector<FirVariant>& variants,
+std::string fir_tuning_key(const std::string& device, Border border, int size, SizeClass size_class,
+                           const std::vector<FirVariant>& variants,
                            FirWeights weights = FirWeights::full_window);
 
 // What auto runs until its tuning has finished on this device: the buffer variant (two passes
@@ -73,7 +73,7 @@ FirCoefficients separable_window_coefficients(int size);
 struct FirVariantMedian {
     FirVariant variant;
     double median_ms;
-    WorkGroupShape shape;  // the shape of that median
+    WorkGroupShape shape;     // the shape of that median
     bool host_clock = false;  // the device reported no times (time_run)
 };
 // Empty where no variant runs the one `shape` asked for.

@@ -31,15 +31,16 @@ inline float window_row_with_border(__global const float* image, int width, int 
 {
     float sum = 0.0f;
     for (int i = 0; i < WINDOW; ++i)
-        sum += weights[i] * read_float_with_border(image, width, height, row_pitch, x - RADIUS + i, y);
+        sum +=
+            weights[i] * read_float_with_border(image, width, height, row_pitch, x - RADIUS + i, y);
     return sum;
 }
 
 // [Store four]
 // A work-item's outputs x0 .. x0+3 of row y: one aligned float4 store where all four exist and
 // are computed, else lane by lane, past the row's end nothing, and 0 where none computes nothing.
-inline void store_four(__global float* output, int width, int height, int row_pitch, int x0,
-                       int y, float4 sum)
+inline void store_four(__global float* output, int width, int height, int row_pitch, int x0, int y,
+                       float4 sum)
 {
     __global float* out = output + y * row_pitch + x0;
     if (x0 + 3 < width && fir_computed(x0, y, width, height) &&

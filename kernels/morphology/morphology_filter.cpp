@@ -19,10 +19,14 @@ namespace sdk {
 std::vector<MorphologyPass> passes_of(MorphologyOperation operation)
 {
     switch (operation) {
-    case MorphologyOperation::dilate: return {MorphologyPass::dilate};
-    case MorphologyOperation::erode: return {MorphologyPass::erode};
-    case MorphologyOperation::close: return {MorphologyPass::dilate, MorphologyPass::erode};
-    case MorphologyOperation::open: return {MorphologyPass::erode, MorphologyPass::dilate};
+        case MorphologyOperation::dilate:
+            return {MorphologyPass::dilate};
+        case MorphologyOperation::erode:
+            return {MorphologyPass::erode};
+        case MorphologyOperation::close:
+            return {MorphologyPass::dilate, MorphologyPass::erode};
+        case MorphologyOperation::open:
+            return {MorphologyPass::erode, MorphologyPass::dilate};
     }
     throw std::invalid_argument("unknown morphology operation");
 }
@@ -49,10 +53,14 @@ constexpr std::size_t kPixelsPerWord = 32;
 std::size_t rows_per_dilation_item(const StructuringElement& element)
 {
     switch (element.shape) {
-    case MorphologyShape::square: return 4;
-    case MorphologyShape::diamond: return 3;
-    case MorphologyShape::ellipse: return static_cast<std::size_t>(std::min(element.height, 8));
-    default: return static_cast<std::size_t>(std::min(element.height, 16));
+        case MorphologyShape::square:
+            return 4;
+        case MorphologyShape::diamond:
+            return 3;
+        case MorphologyShape::ellipse:
+            return static_cast<std::size_t>(std::min(element.height, 8));
+        default:
+            return static_cast<std::size_t>(std::min(element.height, 16));
     }
 }
 
@@ -67,18 +75,23 @@ std::string comma_separated(const std::vector<int>& numbers)
 // the dilation's loops over them unroll completely.
 std::string build_options(const StructuringElement& element)
 {
-    const std::string rows =
-        " -DROWS_PER_ITEM=" + std::to_string(rows_per_dilation_item(element));
+    const std::string rows = " -DROWS_PER_ITEM=" + std::to_string(rows_per_dilation_item(element));
     std::string element_option;
     switch (element.shape) {
-    case MorphologyShape::square: return "-DSHAPE=SHAPE_SQUARE" + rows;
-    case MorphologyShape::diamond: return "-DSHAPE=SHAPE_DIAMOND" + rows;
-    case MorphologyShape::rectangle: element_option = "-DELEMENT=ELEMENT_RECTANGLE"; break;
-    case MorphologyShape::cross: element_option = "-DELEMENT=ELEMENT_CROSS"; break;
-    case MorphologyShape::ellipse:
-        element_option = "-DELEMENT=ELEMENT_ELLIPSE -DROW_REACHES=" +
-                         comma_separated(row_reaches(element_mask(element)));
-        break;
+        case MorphologyShape::square:
+            return "-DSHAPE=SHAPE_SQUARE" + rows;
+        case MorphologyShape::diamond:
+            return "-DSHAPE=SHAPE_DIAMOND" + rows;
+        case MorphologyShape::rectangle:
+            element_option = "-DELEMENT=ELEMENT_RECTANGLE";
+            break;
+        case MorphologyShape::cross:
+            element_option = "-DELEMENT=ELEMENT_CROSS";
+            break;
+        case MorphologyShape::ellipse:
+            element_option = "-DELEMENT=ELEMENT_ELLIPSE -DROW_REACHES=" +
+                             comma_separated(row_reaches(element_mask(element)));
+            break;
     }
     return element_option + " -DREACH_X=" + std::to_string(element.width / 2) +
            " -DREACH_Y=" + std::to_string(vertical_reach(element)) + rows;
@@ -126,7 +139,8 @@ void MorphologyFilter::allocate(std::size_t width, std::size_t height)
         if (!same_size) {
             release_buffers();
             // Read-write: the sample's conversion kernels (convert.cl) write it, pack reads it.
-            luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the luminance");
+            luminance_ =
+                create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the luminance");
             packed_input_ = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
             packed_passes_[0] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
             packed_passes_[1] = cl::Buffer(cl_.context, CL_MEM_READ_WRITE, packed_bytes());
@@ -188,7 +202,7 @@ void MorphologyFilter::fill_outputs(std::uint8_t value)
 }
 
 cl::Event MorphologyFilter::launch(cl::Kernel& kernel, const std::string& what,
-                                  std::size_t rows_per_item)
+                                   std::size_t rows_per_item)
 {
     if (!luminance_()) throw std::logic_error("upload an image before running " + what);
     // [Work size]
@@ -204,8 +218,8 @@ cl::Event MorphologyFilter::launch(cl::Kernel& kernel, const std::string& what,
     // [Work size]
     cl::Event event;
     while_doing("running kernel " + what, [&] {
-        cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local,
-                                       nullptr, &event);
+        cl_.queue.enqueueNDRangeKernel(kernel, cl::NullRange, launch.global, launch.local, nullptr,
+                                       &event);
         cl_.record(kernel, event);
     });
     return event;
@@ -222,9 +236,9 @@ void MorphologyFilter::set_work_group(std::size_t x, std::size_t y)
 WorkGroupShape MorphologyFilter::fit_work_group(std::size_t x, std::size_t y)
 {
     const std::size_t erode_limit = kernel_group_limit(erode_kernel_, cl_.device);
-    const WorkGroupShape shape = sdk::fit_work_group(
-        dilate_kernel_, cl_.device, {x, y},
-        [&](WorkGroupShape s) { return s.x * s.y <= erode_limit; });
+    const WorkGroupShape shape =
+        sdk::fit_work_group(dilate_kernel_, cl_.device, {x, y},
+                            [&](WorkGroupShape s) { return s.x * s.y <= erode_limit; });
     set_work_group(shape.x, shape.y);
     return shape;
 }
@@ -263,14 +277,13 @@ PipelineStep MorphologyFilter::run_pass(MorphologyPass pass, const Roi& roi)
     const bool dilate = pass == MorphologyPass::dilate;
     cl::Kernel& kernel = dilate ? dilate_kernel_ : erode_kernel_;
     const cl::Buffer& destination = packed_passes_[passes_run_ % 2];
-    while_doing(std::string("setting the ") + (dilate ? "dilate" : "erode") + " kernel's arguments",
-                [&] {
-                    set_args(kernel, packed_result_, destination,
-                             static_cast<cl_int>(words_per_row_), static_cast<cl_int>(height_),
-                             static_cast<cl_int>(roi.x), static_cast<cl_int>(roi.y),
-                             static_cast<cl_int>(roi.x + roi.width),
-                             static_cast<cl_int>(roi.y + roi.height));
-                });
+    while_doing(
+        std::string("setting the ") + (dilate ? "dilate" : "erode") + " kernel's arguments", [&] {
+            set_args(kernel, packed_result_, destination, static_cast<cl_int>(words_per_row_),
+                     static_cast<cl_int>(height_), static_cast<cl_int>(roi.x),
+                     static_cast<cl_int>(roi.y), static_cast<cl_int>(roi.x + roi.width),
+                     static_cast<cl_int>(roi.y + roi.height));
+        });
     const std::string name =
         std::string(dilate ? "dilate" : "erode") + " (" + element_name(element_) + ")";
     cl::Event event = launch(kernel, name, rows_per_dilation_item(element_));
@@ -294,8 +307,8 @@ std::vector<std::uint8_t> MorphologyFilter::download(PipelineStep* step)
 {
     std::vector<std::uint8_t> output(pixel_count());
     PipelineStep download_step{"download", {}, pixel_count()};
-    const Transfer transfer =
-        download_rows(cl_, memory_, unpacked_, output.data(), width_, height_, width_, "the output");
+    const Transfer transfer = download_rows(cl_, memory_, unpacked_, output.data(), width_, height_,
+                                            width_, "the output");
     download_step.event = transfer.end;
     if (memory_ == MemoryMode::map) download_step.start_event = transfer.start;
     if (step) *step = download_step;

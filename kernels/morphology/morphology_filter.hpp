@@ -26,8 +26,8 @@ std::vector<MorphologyPass> passes_of(MorphologyOperation operation);
 // the passes (closing with the diamond: 4).
 std::size_t halo_rows(const StructuringElement& element, MorphologyOperation operation);
 
-// Binary morphology on bit-packed images (kernels/morphology/morphology_packed.cl): build once per shape,
-// then upload a luminance image, binarise and pack it, run the passes, unpack and read back.
+// Binary morphology on bit-packed images (kernels/morphology/morphology_packed.cl): build once per
+// shape, then upload a luminance image, binarise and pack it, run the passes, unpack and read back.
 // The packed layout is 1 bit per pixel, rows of words_per_row() 32-bit words (row_pitch()
 // bytes), bytes in PBM order; bits past the width are 0.
 class MorphologyFilter {
@@ -41,8 +41,8 @@ public:
     // copy: the image need not outlive the call.
     PipelineStep upload(const Image& luminance);
     // Or: allocate only, and fill luminance_buffer() (rows of width bytes) another way, e.g.
-    // straight from the file (samples/app/device_io.hpp); output_buffer() is then written out the same
-    // way. download_luminance() brings the luminance back, for --verify and --save-raw.
+    // straight from the file (samples/app/device_io.hpp); output_buffer() is then written out the
+    // same way. download_luminance() brings the luminance back, for --verify and --save-raw.
     void allocate(std::size_t width, std::size_t height);
     // One row's cost to the largest buffer (bytes: the luminance and the unpacked output, or
     // the packed words on very narrow images; elements: pixels), for cutting images into bands.

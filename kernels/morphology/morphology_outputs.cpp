@@ -57,8 +57,7 @@ void write_morphology_raw(const std::filesystem::path& folder, const Image& lumi
 
 void verify_morphology(std::ostream& out, const Image& luminance, const Binarisation& binarisation,
                        MorphologyOperation operation, const StructuringElement& element,
-                       const Roi& roi,
-                       const std::vector<std::uint8_t>& output)
+                       const Roi& roi, const std::vector<std::uint8_t>& output)
 {
     const Image expected =
         morphology_reference(binarise_reference(luminance, binarisation), operation, element, roi);

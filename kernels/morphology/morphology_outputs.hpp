@@ -45,7 +45,6 @@ void write_morphology_raw(const std::filesystem::path& folder, const Image& lumi
 // std::runtime_error("verification failed: ...") when not.
 void verify_morphology(std::ostream& out, const Image& luminance, const Binarisation& binarisation,
                        MorphologyOperation operation, const StructuringElement& element,
-                       const Roi& roi,
-                       const std::vector<std::uint8_t>& output);
+                       const Roi& roi, const std::vector<std::uint8_t>& output);
 
 }  // namespace sdk

@@ -178,7 +178,8 @@ inline uint region_columns(int word, Region region)
 
 // A word as the dilation sees it: `complement` flips it (see the kernels), and bits outside the
 // region, whole words past the row's ends and rows outside the region read as 0. Nothing is
-// loaded outside the buffer: the morphology blog's kernel read index -1 and the previous row's last byte here.
+// loaded outside the buffer: the morphology blog's kernel read index -1 and the previous row's last
+// byte here.
 inline uint load_in_region(__global const uint* packed, int words_per_row, int word, int y,
                            Region region, uint complement)
 {
@@ -253,8 +254,8 @@ inline uint dilate_word(__global const uint* packed, int words_per_row, int word
 // background beyond the edges, erosion foreground, and neither invents nor removes pixels at the
 // edge. Words outside the region are copied.
 inline void morphology_word(__global const uint* restrict source,
-                            __global uint* restrict destination, int words_per_row, int word,
-                            int y, Region region, uint complement)
+                            __global uint* restrict destination, int words_per_row, int word, int y,
+                            Region region, uint complement)
 {
     const int index = y * words_per_row + word;
     const bool region_row = y >= region.top && y < region.bottom;
@@ -283,8 +284,8 @@ inline void morphology_word(__global const uint* restrict source,
 
 // A column wholly inside the region, away from its edges: no masks, no border tests.
 inline void dilate_interior_column(__global const uint* restrict source,
-                                   __global uint* restrict destination, int words_per_row,
-                                   int word, int y0, uint complement)
+                                   __global uint* restrict destination, int words_per_row, int word,
+                                   int y0, uint complement)
 {
     // spread[r][reach]: input row y0 - RADIUS + r, spread sideways by `reach` pixels.
     uint spread[ROWS_PER_ITEM + 2 * RADIUS][RADIUS + 1];
@@ -309,8 +310,7 @@ inline void dilate_interior_column(__global const uint* restrict source,
     for (int i = 0; i < ROWS_PER_ITEM; ++i) {
         uint dilated = 0;
 #pragma unroll
-        for (int dy = -RADIUS; dy <= RADIUS; ++dy)
-            dilated |= spread[i + RADIUS + dy][REACH(dy)];
+        for (int dy = -RADIUS; dy <= RADIUS; ++dy) dilated |= spread[i + RADIUS + dy][REACH(dy)];
         destination[(y0 + i) * words_per_row + word] = to_memory_order(dilated ^ complement);
     }
 }

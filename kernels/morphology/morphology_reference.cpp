@@ -131,12 +131,14 @@ Image morphology_reference(const Image& mask, MorphologyOperation operation,
 {
     const Image cells = element_mask(element);
     switch (operation) {
-    case MorphologyOperation::dilate: return dilate_by_mask(mask, cells, roi);
-    case MorphologyOperation::erode: return erode_by_mask(mask, cells, roi);
-    case MorphologyOperation::close:
-        return erode_by_mask(dilate_by_mask(mask, cells, roi), cells, roi);
-    case MorphologyOperation::open:
-        return dilate_by_mask(erode_by_mask(mask, cells, roi), cells, roi);
+        case MorphologyOperation::dilate:
+            return dilate_by_mask(mask, cells, roi);
+        case MorphologyOperation::erode:
+            return erode_by_mask(mask, cells, roi);
+        case MorphologyOperation::close:
+            return erode_by_mask(dilate_by_mask(mask, cells, roi), cells, roi);
+        case MorphologyOperation::open:
+            return dilate_by_mask(erode_by_mask(mask, cells, roi), cells, roi);
     }
     throw std::invalid_argument("unknown morphology operation");
 }

@@ -85,8 +85,9 @@ Image binarise_reference(const Image& luminance, const Binarisation& binarisatio
 // grid of 1 (in the element) and 0, centred on the pixel (element_mask() in
 // structuring_element.hpp gives the named ones). As in OpenCV, the result at (x, y) is the OR
 // (dilation) or AND (erosion) of the pixels at (x + dx, y + dy) for the element's cells (dx, dy),
-// not reflected; every named element is symmetric, so it makes no difference there. Each throws std::invalid_argument for an empty
-// region or one that does not lie inside the mask, and for an element of even size.
+// not reflected; every named element is symmetric, so it makes no difference there. Each throws
+// std::invalid_argument for an empty region or one that does not lie inside the mask, and for an
+// element of even size.
 Image dilate_by_mask(const Image& mask, const Image& element, const Roi& roi);
 Image erode_by_mask(const Image& mask, const Image& element, const Roi& roi);
 

@@ -71,7 +71,7 @@ inline RowRuns row_runs(uint left, uint centre, uint right)
 // The centre word dilated by a run of `reach` pixels either side (reach <= REACH_X).
 inline uint run_of(const RowRuns* runs, int reach)
 {
-    const int n = reach + 1;  // pixels on each side, the centre included
+    const int n = reach + 1;    // pixels on each side, the centre included
     const int k = 31 - clz(n);  // the largest power of two 2^k <= n
     const int rest = n - (1 << k);
     const ulong left = runs->towards_left[k] | runs->towards_left[k] >> rest;
@@ -163,8 +163,8 @@ inline void vertical_run(__global const uint* source, int words_per_row, int wor
 //              dy of input row y + dy's run of that row's reach. Each input row's doubling is
 //              built once and serves every reach (run_of), so an output word costs one shift
 //              and OR a side for each of the element's rows.
-inline void dilate_element_column(__global const uint* source, int words_per_row, int word,
-                                  int y0, Region region, uint complement, bool interior,
+inline void dilate_element_column(__global const uint* source, int words_per_row, int word, int y0,
+                                  Region region, uint complement, bool interior,
                                   uint dilated[ROWS_PER_ITEM])
 {
 #if ELEMENT == ELEMENT_RECTANGLE

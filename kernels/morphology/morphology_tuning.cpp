@@ -22,8 +22,7 @@ std::string morphology_tuning_key(const std::string& device, const StructuringEl
 MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
                                                     const StructuringElement& element,
                                                     std::size_t width, std::size_t height,
-                                                    Tuning tuning,
-                                                    const TuningAnnouncer& announce)
+                                                    Tuning tuning, const TuningAnnouncer& announce)
 {
     const SizeClass size_class = size_class_of(width, height);
     auto recipe =
@@ -45,7 +44,8 @@ MorphologyTuningResult choose_morphology_work_group(const OpenClContext& cl,
         return contestants;
     };
     recipe.stages = one_stage(morphology_candidates());
-    recipe.default_choice = WorkGroupShape{16, 8};  // the filter's own default (morphology_filter.cpp)
+    recipe.default_choice =
+        WorkGroupShape{16, 8};  // the filter's own default (morphology_filter.cpp)
     recipe.announce = announce;
     return tune(width, height, recipe, tuning);
 }

@@ -95,8 +95,8 @@ Image element_mask(const StructuringElement& element)
                std::vector<std::uint8_t>(static_cast<std::size_t>(side * side), 0)};
     for (int dy = -radius; dy <= radius; ++dy)
         for (int dx = -radius; dx <= radius; ++dx) {
-            const bool inside = element.shape == MorphologyShape::square ||
-                                std::abs(dx) + std::abs(dy) <= 2;
+            const bool inside =
+                element.shape == MorphologyShape::square || std::abs(dx) + std::abs(dy) <= 2;
             mask.pixels[static_cast<std::size_t>((dy + radius) * side + dx + radius)] = inside;
         }
     return mask;

@@ -32,10 +32,9 @@ inline int neighbour_byte(const __global uchar* row, int x, int width)
  */
 // vec_type_hint: the kernel is written in 16-lane vectors already, which tells a compiler that
 // vectorises across work-items not to do it again. Why: docs/portability.md#intels-cpu-runtime.
-__attribute__((vec_type_hint(short16)))
-__kernel void sobel_16x1(__global const uchar* restrict luminance, const int width,
-                         const int height, const int row_pitch,
-                         __global char* restrict gradient_x, __global char* restrict gradient_y)
+__attribute__((vec_type_hint(short16))) __kernel void sobel_16x1(
+    __global const uchar* restrict luminance, const int width, const int height,
+    const int row_pitch, __global char* restrict gradient_x, __global char* restrict gradient_y)
 {
     // 1. The work-item's 16 outputs. The global size is rounded up to whole work-groups, so some
     //    work-items have none. The image's first and last rows (whose rows above or below come
@@ -72,21 +71,21 @@ __kernel void sobel_16x1(__global const uchar* restrict luminance, const int wid
         //    16-bit lanes, which hold every intermediate (|gx|, |gy| <= 1020).
         //    Why swizzles, not shuffle2: docs/performance.md#sobel-choices. Each lane is named
         //    on its own: oclgrind crashes on grouped swizzles (docs/portability.md#oclgrind).
-        const short16 left = convert_short16((uchar16)(before, c.s0, c.s1, c.s2, c.s3, c.s4,
-                                                       c.s5, c.s6, c.s7, c.s8, c.s9, c.sa,
-                                                       c.sb, c.sc, c.sd, c.se));
+        const short16 left =
+            convert_short16((uchar16)(before, c.s0, c.s1, c.s2, c.s3, c.s4, c.s5, c.s6, c.s7, c.s8,
+                                      c.s9, c.sa, c.sb, c.sc, c.sd, c.se));
         const short16 centre = convert_short16(c);
-        const short16 right = convert_short16((uchar16)(c.s1, c.s2, c.s3, c.s4, c.s5, c.s6,
-                                                        c.s7, c.s8, c.s9, c.sa, c.sb, c.sc,
-                                                        c.sd, c.se, c.sf, after));
+        const short16 right =
+            convert_short16((uchar16)(c.s1, c.s2, c.s3, c.s4, c.s5, c.s6, c.s7, c.s8, c.s9, c.sa,
+                                      c.sb, c.sc, c.sd, c.se, c.sf, after));
         difference[r] = right - left;
         smoothing[r] = left + centre + centre + right;
     }
 
     // 4. Compute. gx and gy from the three rows' terms, then an arithmetic shift by 3 brings
     //    +-1020 into a signed byte's range.
-    char16 dx = convert_char16((difference[0] + difference[1] + difference[1] + difference[2]) >>
-                               (short)3);
+    char16 dx =
+        convert_char16((difference[0] + difference[1] + difference[1] + difference[2]) >> (short)3);
     char16 dy = convert_char16((smoothing[0] - smoothing[2]) >> (short)3);
 
     // 5. Store dX and dY, one aligned 16-byte store each. With none, only pixels whose whole

@@ -17,10 +17,9 @@
  * @param gradient_y the output dY, one signed byte a pixel: (vertical Sobel) >> 3
  */
 // vec_type_hint: written in 16-lane vectors (sobel_16x1.cl says why).
-__attribute__((vec_type_hint(short16)))
-__kernel void sobel_16x4(__global const uchar* restrict luminance, const int width,
-                         const int height, const int row_pitch,
-                         __global char* restrict gradient_x, __global char* restrict gradient_y)
+__attribute__((vec_type_hint(short16))) __kernel void sobel_16x4(
+    __global const uchar* restrict luminance, const int width, const int height,
+    const int row_pitch, __global char* restrict gradient_x, __global char* restrict gradient_y)
 {
     const int x0 = get_global_id(0) * 16;
     const int y0 = get_global_id(1) * 4;

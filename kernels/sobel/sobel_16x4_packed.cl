@@ -20,8 +20,8 @@ typedef struct {
 
 #define EVEN_FIELDS ((uint4)(0x00FF00FFu))
 
-inline void packed_row_terms(const __global uchar* row, int x0, int width,
-                             PackedTerms* difference, PackedTerms* smoothing)
+inline void packed_row_terms(const __global uchar* row, int x0, int width, PackedTerms* difference,
+                             PackedTerms* smoothing)
 {
     const uint4 centre = *(const __global uint4*)(row + x0);
     const uint before = (uint)neighbour_byte(row, x0 - 1, width);
@@ -62,8 +62,8 @@ inline void store_packed_gradients(PackedTerms difference_above, PackedTerms dif
                                    __global char* gradient_x, __global char* gradient_y)
 {
     // The three differences carry 256 each, weighted 1, 2, 1: a bias of 1024, as wanted.
-    const uint4 gx_even = difference_above.even + (difference_here.even << 1) +
-                          difference_below.even;
+    const uint4 gx_even =
+        difference_above.even + (difference_here.even << 1) + difference_below.even;
     const uint4 gx_odd = difference_above.odd + (difference_here.odd << 1) + difference_below.odd;
     const uint4 bias = (uint4)(0x04000400u);  // +1024 in each field
     const uint4 gy_even = smoothing_above.even + bias - smoothing_below.even;
@@ -91,11 +91,9 @@ inline void store_packed_gradients(PackedTerms difference_above, PackedTerms dif
  * @param gradient_x the output dX, one signed byte a pixel: (horizontal Sobel) >> 3
  * @param gradient_y the output dY, one signed byte a pixel: (vertical Sobel) >> 3
  */
-__attribute__((vec_type_hint(uint4)))
-__kernel void sobel_16x4_packed(__global const uchar* restrict luminance, const int width,
-                                const int height, const int row_pitch,
-                                __global char* restrict gradient_x,
-                                __global char* restrict gradient_y)
+__attribute__((vec_type_hint(uint4))) __kernel void sobel_16x4_packed(
+    __global const uchar* restrict luminance, const int width, const int height,
+    const int row_pitch, __global char* restrict gradient_x, __global char* restrict gradient_y)
 {
     const int x0 = get_global_id(0) * 16;
     const int y0 = get_global_id(1) * 4;
@@ -114,9 +112,8 @@ __kernel void sobel_16x4_packed(__global const uchar* restrict luminance, const 
 
     for (int r = 0; r < 4; ++r) {
         const int out = (y0 + r) * row_pitch + x0;
-        store_packed_gradients(difference[r], difference[r + 1], difference[r + 2],
-                               smoothing[r], smoothing[r + 2], x0, width, gradient_x + out,
-                               gradient_y + out);
+        store_packed_gradients(difference[r], difference[r + 1], difference[r + 2], smoothing[r],
+                               smoothing[r + 2], x0, width, gradient_x + out, gradient_y + out);
     }
 }
 // [Kernel 16x4 packed]

@@ -16,13 +16,16 @@ namespace sdk {
 const std::vector<SobelVariantTraits>& sobel_variants()
 {
     static const std::vector<SobelVariantTraits> table{
-        // variant                   name           program file           kernel name       outputs  reads from
-        {SobelVariant::no_vectors,  "no_vectors",  "sobel_no_vectors.cl", "sobel_no_vectors",  1, 1, "buffer"},
-        {SobelVariant::vector_16x1, "16x1",        "sobel_16x1.cl",       "sobel_16x1",       16, 1, "buffer"},
-        {SobelVariant::vector_16x4, "16x4",        "sobel_16x4.cl",       "sobel_16x4",       16, 4, "buffer"},
-        {SobelVariant::packed_16x4, "16x4-packed", "sobel_16x4_packed.cl", "sobel_16x4_packed", 16, 4, "buffer"},
-        {SobelVariant::local_tile,  "local",       "sobel_local.cl",      "sobel_local",      16, 1, "local memory"},
-        {SobelVariant::image,       "image",       "sobel_image.cl",      "sobel_image",       1, 1, "image"},
+        // variant                   name           program file           kernel name       outputs
+        // reads from
+        {SobelVariant::no_vectors, "no_vectors", "sobel_no_vectors.cl", "sobel_no_vectors", 1, 1,
+         "buffer"},
+        {SobelVariant::vector_16x1, "16x1", "sobel_16x1.cl", "sobel_16x1", 16, 1, "buffer"},
+        {SobelVariant::vector_16x4, "16x4", "sobel_16x4.cl", "sobel_16x4", 16, 4, "buffer"},
+        {SobelVariant::packed_16x4, "16x4-packed", "sobel_16x4_packed.cl", "sobel_16x4_packed", 16,
+         4, "buffer"},
+        {SobelVariant::local_tile, "local", "sobel_local.cl", "sobel_local", 16, 1, "local memory"},
+        {SobelVariant::image, "image", "sobel_image.cl", "sobel_image", 1, 1, "image"},
     };
     return table;
 }
@@ -81,12 +84,15 @@ std::size_t local_tile_bytes(std::size_t group_x, std::size_t group_y)
 
 SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
                          MemoryMode memory)
-    : cl_(cl), variant_(variant), memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
+    : cl_(cl),
+      variant_(variant),
+      memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
 {
     const bool vectorised = variant != SobelVariant::no_vectors;
     if (variant == SobelVariant::packed_16x4 && !cl_.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>())
-        throw std::runtime_error("the 16x4-packed kernel reads pixels as little-endian words; "
-                                 "this device is big-endian: use --variant 16x4");
+        throw std::runtime_error(
+            "the 16x4-packed kernel reads pixels as little-endian words; "
+            "this device is big-endian: use --variant 16x4");
     const std::string unavailable = sobel_variant_unavailable(cl_, variant, 0, 0);
     if (!unavailable.empty())
         throw std::runtime_error("the " + variant_name(variant) + " Sobel variant: " + unavailable);
@@ -104,9 +110,11 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
 WorkGroupShape SobelFilter::fit_work_group(std::size_t x, std::size_t y)
 {
     const std::uint64_t local_memory = device_limits(cl_.device).local_memory_bytes;
-    const WorkGroupShape shape = sdk::fit_work_group(kernel_, cl_.device, {x, y}, [&](WorkGroupShape s) {
-        return variant_ != SobelVariant::local_tile || local_tile_bytes(s.x, s.y) <= local_memory;
-    });
+    const WorkGroupShape shape =
+        sdk::fit_work_group(kernel_, cl_.device, {x, y}, [&](WorkGroupShape s) {
+            return variant_ != SobelVariant::local_tile ||
+                   local_tile_bytes(s.x, s.y) <= local_memory;
+        });
     set_work_group(shape.x, shape.y);
     return shape;
 }
@@ -126,9 +134,9 @@ void SobelFilter::size_launch()
     // [Work size]
     // One work-item per tile of outputs; the edge blocks of the image are partial tiles.
     const SobelVariantTraits& traits = traits_of(variant_);
-    launch_ = launch_size_2d(kernel_, cl_.device, divide_round_up(width_, traits.outputs_x),
-                             divide_round_up(height_, traits.outputs_y), work_group_x_,
-                             work_group_y_);
+    launch_ =
+        launch_size_2d(kernel_, cl_.device, divide_round_up(width_, traits.outputs_x),
+                       divide_round_up(height_, traits.outputs_y), work_group_x_, work_group_y_);
     // [Work size]
     bind_arguments();
 }
@@ -142,7 +150,8 @@ void SobelFilter::bind_arguments()
         if (variant_ == SobelVariant::image) {
             set_args(kernel_, luminance_image_, w, h, pitch, gradient_x_, gradient_y_);
         } else if (variant_ == SobelVariant::local_tile) {
-            // The tile for the shape that really runs (launch_size_2d may shrink the one asked for).
+            // The tile for the shape that really runs (launch_size_2d may shrink the one asked
+            // for).
             const std::size_t tile_bytes = local_tile_bytes(launch_.local[0], launch_.local[1]);
             set_args(kernel_, luminance_, w, h, pitch, gradient_x_, gradient_y_,
                      cl::Local(tile_bytes));
@@ -176,7 +185,8 @@ void SobelFilter::allocate(std::size_t width, std::size_t height)
     check_kernel_can_address(cl_, buffer_bytes, buffer_bytes, "an image of " + size);
 
     const std::size_t bytes = static_cast<std::size_t>(buffer_bytes);
-    // Read-write: the conversion kernels (convert.cl) write it from the file's rows, Sobel reads it.
+    // Read-write: the conversion kernels (convert.cl) write it from the file's rows, Sobel reads
+    // it.
     luminance_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "the luminance");
     gradient_x_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dX");
     gradient_y_ = create_image_buffer(cl_, memory_, CL_MEM_READ_WRITE, bytes, "dY");
@@ -190,8 +200,9 @@ void SobelFilter::allocate(std::size_t width, std::size_t height)
             luminance_image_ = image_view_of(cl_, luminance_, width_, height_, row_pitch_);
             image_is_view_ = luminance_image_() != nullptr;
             if (!image_is_view_) {
-                luminance_image_ = cl::Image2D(cl_.context, CL_MEM_READ_WRITE,
-                                               cl::ImageFormat(CL_R, CL_UNSIGNED_INT8), width_, height_);
+                luminance_image_ =
+                    cl::Image2D(cl_.context, CL_MEM_READ_WRITE,
+                                cl::ImageFormat(CL_R, CL_UNSIGNED_INT8), width_, height_);
                 set_args(image_copy_kernel_, luminance_, static_cast<cl_int>(width_),
                          static_cast<cl_int>(height_), static_cast<cl_int>(row_pitch_),
                          luminance_image_);
@@ -259,8 +270,10 @@ SobelGradients SobelFilter::download()
 {
     SobelGradients gradients{std::vector<std::int8_t>(pixel_count()),
                              std::vector<std::int8_t>(pixel_count())};
-    download_rows(cl_, memory_, gradient_x_, gradients.dx.data(), width_, height_, row_pitch_, "dX");
-    download_rows(cl_, memory_, gradient_y_, gradients.dy.data(), width_, height_, row_pitch_, "dY");
+    download_rows(cl_, memory_, gradient_x_, gradients.dx.data(), width_, height_, row_pitch_,
+                  "dX");
+    download_rows(cl_, memory_, gradient_y_, gradients.dy.data(), width_, height_, row_pitch_,
+                  "dY");
     return gradients;
 }
 

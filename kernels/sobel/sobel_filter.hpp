@@ -19,12 +19,12 @@ namespace sdk {
 // The Sobel kernels of the samples, from naive to data reuse, and then by where the pixels are
 // read from: a buffer (all of the above), a tile in local memory, or an image through a sampler.
 enum class SobelVariant {
-    no_vectors,  // kernels/sobel/sobel_no_vectors.cl: one pixel per work-item
-    vector_16x1, // kernels/sobel/sobel_16x1.cl: 16 outputs along a row per work-item
-    vector_16x4, // kernels/sobel/sobel_16x4.cl: 16x4 outputs, input rows reused
-    packed_16x4, // kernels/sobel/sobel_16x4_packed.cl: 16x4, two 16-bit lanes per 32-bit word
-    local_tile,  // kernels/sobel/sobel_local.cl: the group's tile and halo in local memory, 16x1
-    image,       // kernels/sobel/sobel_image.cl: image2d_t + sampler, one pixel per work-item
+    no_vectors,   // kernels/sobel/sobel_no_vectors.cl: one pixel per work-item
+    vector_16x1,  // kernels/sobel/sobel_16x1.cl: 16 outputs along a row per work-item
+    vector_16x4,  // kernels/sobel/sobel_16x4.cl: 16x4 outputs, input rows reused
+    packed_16x4,  // kernels/sobel/sobel_16x4_packed.cl: 16x4, two 16-bit lanes per 32-bit word
+    local_tile,   // kernels/sobel/sobel_local.cl: the group's tile and halo in local memory, 16x1
+    image,        // kernels/sobel/sobel_image.cl: image2d_t + sampler, one pixel per work-item
 };
 
 // Everything that tells one variant from another, as one row of one table (sobel_filter.cpp),
@@ -35,9 +35,9 @@ struct SobelVariantTraits {
     const char* name;          // as --variant and the tuning cache spell it
     const char* program_file;  // in kernels/sobel/, built with the border's -D option
     const char* kernel_name;
-    std::size_t outputs_x;     // outputs per work-item along x and y: the work size is the
-    std::size_t outputs_y;     //   image's size divided by these, rounded up
-    const char* reads_from;    // "buffer", "local memory" or "image": what the verdict compares
+    std::size_t outputs_x;   // outputs per work-item along x and y: the work size is the
+    std::size_t outputs_y;   //   image's size divided by these, rounded up
+    const char* reads_from;  // "buffer", "local memory" or "image": what the verdict compares
 };
 // Every variant, in the enum's order.
 const std::vector<SobelVariantTraits>& sobel_variants();
@@ -64,8 +64,8 @@ SobelVariant runnable_sobel_variant(const OpenClContext& cl, const std::string& 
 // The host side of the technique; the sample's main.cpp tells the story around it.
 class SobelFilter {
 public:
-    // `memory` is how images cross to the device: map, pinned or copy (common/runtime/transfers.hpp;
-    // resolve automatic with choose_memory_mode first).
+    // `memory` is how images cross to the device: map, pinned or copy
+    // (common/runtime/transfers.hpp; resolve automatic with choose_memory_mode first).
     SobelFilter(const OpenClContext& cl, SobelVariant variant, Border border,
                 MemoryMode memory = MemoryMode::copy);
 

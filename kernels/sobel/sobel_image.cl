@@ -67,8 +67,7 @@ __kernel void sobel_image(read_only image2d_t luminance, const int width, const 
  * @param image the copy, width x height pixels of one 8-bit unsigned channel
  */
 __kernel void luminance_to_image(__global const uchar* restrict luminance, const int width,
-                                 const int height, const int row_pitch,
-                                 write_only image2d_t image)
+                                 const int height, const int row_pitch, write_only image2d_t image)
 {
     const int x = get_global_id(0);
     const int y = get_global_id(1);

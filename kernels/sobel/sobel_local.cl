@@ -75,11 +75,10 @@ inline void tile_row_terms(__local const uchar* tile_row, short16* difference, s
  *        GX x GY work-items (the host sizes it for the shape it launches)
  */
 // vec_type_hint: written in 16-lane vectors (sobel_16x1.cl says why).
-__attribute__((vec_type_hint(short16)))
-__kernel void sobel_local(__global const uchar* restrict luminance, const int width,
-                          const int height, const int row_pitch,
-                          __global char* restrict gradient_x, __global char* restrict gradient_y,
-                          __local uchar* tile)
+__attribute__((vec_type_hint(short16))) __kernel void sobel_local(
+    __global const uchar* restrict luminance, const int width, const int height,
+    const int row_pitch, __global char* restrict gradient_x, __global char* restrict gradient_y,
+    __local uchar* tile)
 {
     // Every work-item helps to fill the tile, even one past the image's edge, and all wait
     // until it is full: a barrier must be reached by the whole group.
@@ -90,14 +89,14 @@ __kernel void sobel_local(__global const uchar* restrict luminance, const int wi
     const int y = get_global_id(1);
     if (x0 >= width || y >= height) return;
 #if defined(BORDER_NONE)
-    const bool edge_row = y == 0 || y + 1 == height;  // not computed: store_gradients zeroes columns only
+    const bool edge_row =
+        y == 0 || y + 1 == height;  // not computed: store_gradients zeroes columns only
 #else
     const bool edge_row = false;
 #endif
     if (x0 + 16 > width || edge_row) {
         // The right tail of a row (and with none the first and last rows): pixel by pixel.
-        sobel_row_with_border(luminance, width, height, row_pitch, x0, y, gradient_x,
-                              gradient_y);
+        sobel_row_with_border(luminance, width, height, row_pitch, x0, y, gradient_x, gradient_y);
         return;
     }
     const int stride = 16 * get_local_size(0) + 2;

@@ -24,8 +24,7 @@ __kernel void sobel_no_vectors(__global const uchar* restrict luminance, const i
     if (x >= width || y >= height) return;
 
     if (x < 1 || y < 1 || x + 1 >= width || y + 1 >= height) {
-        sobel_pixel_with_border(luminance, width, height, row_pitch, x, y, gradient_x,
-                                gradient_y);
+        sobel_pixel_with_border(luminance, width, height, row_pitch, x, y, gradient_x, gradient_y);
         return;
     }
 

@@ -63,7 +63,6 @@ std::vector<std::filesystem::path> sobel_output_paths(
     return paths;
 }
 
-
 void write_gradient_images(const std::filesystem::path& output, std::size_t width,
                            std::size_t height, const SobelGradients& gradients)
 {

@@ -33,13 +33,12 @@ inline void row_terms(const __global uchar* row, int x0, int width, short16* dif
     const uchar16 c = *(const __global uchar16*)(row + x0);
     const uchar before = (uchar)neighbour_byte(row, x0 - 1, width);
     const uchar after = (uchar)neighbour_byte(row, x0 + 16, width);
-    const short16 left = convert_short16((uchar16)(before, c.s0, c.s1, c.s2, c.s3, c.s4, c.s5,
-                                                   c.s6, c.s7, c.s8, c.s9, c.sa, c.sb, c.sc,
-                                                   c.sd, c.se));
+    const short16 left = convert_short16((uchar16)(before, c.s0, c.s1, c.s2, c.s3, c.s4, c.s5, c.s6,
+                                                   c.s7, c.s8, c.s9, c.sa, c.sb, c.sc, c.sd, c.se));
     const short16 centre = convert_short16(c);
-    const short16 right = convert_short16((uchar16)(c.s1, c.s2, c.s3, c.s4, c.s5, c.s6, c.s7,
-                                                    c.s8, c.s9, c.sa, c.sb, c.sc, c.sd, c.se,
-                                                    c.sf, after));
+    const short16 right =
+        convert_short16((uchar16)(c.s1, c.s2, c.s3, c.s4, c.s5, c.s6, c.s7, c.s8, c.s9, c.sa, c.sb,
+                                  c.sc, c.sd, c.se, c.sf, after));
     *difference = right - left;
     *smoothing = left + centre + centre + right;
 }
@@ -51,8 +50,8 @@ inline void row_terms(const __global uchar* row, int x0, int width, short16* dif
 // char's range.
 inline void store_gradients(short16 difference_above, short16 difference_here,
                             short16 difference_below, short16 smoothing_above,
-                            short16 smoothing_below, int x0, int width,
-                            __global char* gradient_x, __global char* gradient_y)
+                            short16 smoothing_below, int x0, int width, __global char* gradient_x,
+                            __global char* gradient_y)
 {
     char16 dx = convert_char16(
         (difference_above + difference_here + difference_here + difference_below) >> (short)3);
@@ -77,17 +76,15 @@ inline void sobel_row_with_border(__global const uchar* luminance, int width, in
                                   __global char* gradient_y)
 {
     for (int x = x0; x < min(x0 + 16, width); ++x)
-        sobel_pixel_with_border(luminance, width, height, row_pitch, x, y, gradient_x,
-                                gradient_y);
+        sobel_pixel_with_border(luminance, width, height, row_pitch, x, y, gradient_x, gradient_y);
 }
 // [Edge block]
 
 // [Edge tile]
 // A 16x4 tile on the image's edge, row by row: rows whose whole window is inside take the 16x1
 // path (three row loads, one store each for dX and dY), the rest go pixel by pixel.
-inline void sobel_edge_tile(__global const uchar* luminance, int width, int height,
-                            int row_pitch, int x0, int y0, __global char* gradient_x,
-                            __global char* gradient_y)
+inline void sobel_edge_tile(__global const uchar* luminance, int width, int height, int row_pitch,
+                            int x0, int y0, __global char* gradient_x, __global char* gradient_y)
 {
     for (int y = y0; y < min(y0 + 4, height); ++y) {
         if (x0 + 16 > width || y < 1 || y + 1 >= height) {
@@ -101,8 +98,8 @@ inline void sobel_edge_tile(__global const uchar* luminance, int width, int heig
         for (int r = 0; r < 3; ++r)
             row_terms(above + r * row_pitch, x0, width, &difference[r], &smoothing[r]);
         const int out = y * row_pitch + x0;
-        store_gradients(difference[0], difference[1], difference[2], smoothing[0],
-                        smoothing[2], x0, width, gradient_x + out, gradient_y + out);
+        store_gradients(difference[0], difference[1], difference[2], smoothing[0], smoothing[2], x0,
+                        width, gradient_x + out, gradient_y + out);
     }
 }
 // [Edge tile]

@@ -78,7 +78,8 @@ Contestants<SobelChoice> sobel_contestants(const OpenClContext& cl, Border borde
 
 std::string describe(const SobelChoice& choice)
 {
-    return variant_name(choice.variant) + ", " + describe(WorkGroupShape{choice.group_x, choice.group_y});
+    return variant_name(choice.variant) + ", " +
+           describe(WorkGroupShape{choice.group_x, choice.group_y});
 }
 
 // 32x8 first: the filters' default, which a tie keeps.
@@ -183,8 +184,8 @@ namespace {
 std::vector<SobelVariant> offered_variants(const OpenClContext& cl, ImageSize size)
 {
     std::vector<SobelVariant> variants;
-    for (const auto& candidate : sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>(),
-                                                  images_available(cl, size)))
+    for (const auto& candidate :
+         sobel_candidates(cl.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>(), images_available(cl, size)))
         if (variants.empty() || variants.back() != candidate.variant)
             variants.push_back(candidate.variant);
     return variants;

@@ -79,11 +79,10 @@ std::vector<VariantMedian> time_sobel_variants(const OpenClContext& cl, Border b
                                                const SobelFilter& source, unsigned iterations,
                                                std::optional<WorkGroupShape> shape);
 
-// sobel --compare, the Arm Mali SDK tutorials' table: the scalar kernel (sobel_no_vectors's), then every variant
-// the sample offers that runs here, each in its default shape (32x8 within the kernel's
-// limits) on a copy of the luminance `source`
-// holds, and last the device copying as many bytes (the yardstick), all timed `rounds` times
-// taking turns.
+// sobel --compare, the Arm Mali SDK tutorials' table: the scalar kernel (sobel_no_vectors's), then
+// every variant the sample offers that runs here, each in its default shape (32x8 within the
+// kernel's limits) on a copy of the luminance `source` holds, and last the device copying as many
+// bytes (the yardstick), all timed `rounds` times taking turns.
 std::vector<RunMedian> compare_sobel_variants(const OpenClContext& cl, Border border,
                                               const SobelFilter& source, unsigned rounds);
 

@@ -69,18 +69,18 @@ std::uint64_t pixels_of(const fs::path& photo)
     try {
         const InputFile file(photo);
         switch (detect_image_format(file)) {
-        case ImageFormat::bmp: {
-            const BmpLayout layout = read_bmp_layout(file);
-            return layout.width * layout.height;
-        }
-        case ImageFormat::png: {
-            const ImageHeader header = read_png_header(file);
-            return std::uint64_t{header.width} * header.height;
-        }
-        case ImageFormat::jpeg: {
-            const ImageHeader header = read_jpeg_header(file);
-            return std::uint64_t{header.width} * header.height;
-        }
+            case ImageFormat::bmp: {
+                const BmpLayout layout = read_bmp_layout(file);
+                return layout.width * layout.height;
+            }
+            case ImageFormat::png: {
+                const ImageHeader header = read_png_header(file);
+                return std::uint64_t{header.width} * header.height;
+            }
+            case ImageFormat::jpeg: {
+                const ImageHeader header = read_jpeg_header(file);
+                return std::uint64_t{header.width} * header.height;
+            }
         }
     } catch (const std::exception&) {
     }
@@ -132,8 +132,9 @@ constexpr std::array<RefusedInBatch, 5> kRefusedInBatch{{
     {"--floor", "measures one photo's job; run it on one photo"},
     {"--iterations", "times one photo's kernel; run it on one photo"},
     {"--save-gradients", "writes beside one output; run it on one photo"},
-    {"--retune", "would measure again for every photo; run it on one photo, and the batch uses "
-                 "its choice"},
+    {"--retune",
+     "would measure again for every photo; run it on one photo, and the batch uses "
+     "its choice"},
 }};
 
 void refuse_single_run_options(CLI::App& app)
@@ -141,7 +142,8 @@ void refuse_single_run_options(CLI::App& app)
     for (const RefusedInBatch& refused : kRefusedInBatch) {
         const CLI::Option* option = app.get_option_no_throw(refused.option);
         if (option && option->count() > 0)
-            throw UsageError(std::string(refused.option) + " is not for a batch: it " + refused.why);
+            throw UsageError(std::string(refused.option) + " is not for a batch: it " +
+                             refused.why);
     }
     const CLI::Option* output = app.get_option_no_throw("--output");
     if (output && output->count() == 0)
@@ -165,8 +167,7 @@ Stage stage_of(const std::string& step)
     if (starts_with(step, "open ") || starts_with(step, "read ") || starts_with(step, "RGB to") ||
         starts_with(step, "wait for "))
         return Stage::decode;
-    if (starts_with(step, "write ") || starts_with(step, "compress"))
-        return Stage::encode;
+    if (starts_with(step, "write ") || starts_with(step, "compress")) return Stage::encode;
     return Stage::device;  // uploads, kernels, downloads, and the host's share of the filter
 }
 
@@ -232,11 +233,11 @@ public:
         stage_ms_[static_cast<std::size_t>(stage)] += step.ms;
         // For --trace: the step as a bar on its thread's track, named after its photo.
         const std::string photo_name = photo.input.filename().string();
-        tracks_[worker].events.push_back(
-            {photo_name + ": " + step.name, kStageNames[static_cast<std::size_t>(stage)],
-             since_start_ns(step.start), since_start_ns(step.end),
-             "{\"photo\": " + json_string(photo.input.string()) +
-                 ", \"bytes\": " + std::to_string(step.bytes) + "}"});
+        tracks_[worker].events.push_back({photo_name + ": " + step.name,
+                                          kStageNames[static_cast<std::size_t>(stage)],
+                                          since_start_ns(step.start), since_start_ns(step.end),
+                                          "{\"photo\": " + json_string(photo.input.string()) +
+                                              ", \"bytes\": " + std::to_string(step.bytes) + "}"});
     }
 
     // The batch's timeline: every photo's steps, a track per thread, 0 = the batch's start.
@@ -245,7 +246,8 @@ public:
         const std::lock_guard<std::mutex> hold(lock_);
         return chrome_trace_json(name + " batch", tracks_,
                                  "{\"host_clock\": \"std::chrono::steady_clock, 0 = the batch's "
-                                 "start\", \"photos\": " + std::to_string(photos_) + "}");
+                                 "start\", \"photos\": " +
+                                     std::to_string(photos_) + "}");
     }
 
     // A photo done: its line on stdout (written), or its error already on stderr (failed);
@@ -256,7 +258,8 @@ public:
         ++(written ? written_ : failed_);
         device_working_ms_ += device_working_ms;
         clear_progress_line();
-        if (written && !quiet_) std::cout << "Wrote " << printable(photo.output.string()) << "\n" << std::flush;
+        if (written && !quiet_)
+            std::cout << "Wrote " << printable(photo.output.string()) << "\n" << std::flush;
         show_progress_line();
     }
 
@@ -285,7 +288,8 @@ public:
     {
         const std::lock_guard<std::mutex> hold(lock_);
         const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start()).count();
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start())
+                .count();
         out << std::fixed << std::setprecision(2) << "Batch: " << written_ << " of " << photos_
             << " photos written in " << seconds << " s from the process's start, device start "
             << "included, " << static_cast<double>(written_) / seconds << " photos/s, " << jobs
@@ -295,7 +299,8 @@ public:
         // A usage or build error stops the batch: the photos it did not start are counted too.
         if (const std::size_t not_started = photos_ - written_ - failed_; not_started > 0)
             out << "; " << not_started << " not started (the batch stopped at the error above)";
-        out << "\nTime in each stage, summed over the photos (stages of different photos overlap):\n";
+        out << "\nTime in each stage, summed over the photos (stages of different photos "
+               "overlap):\n";
         double total = 0;
         for (const double ms : stage_ms_) total += ms;
         std::size_t busiest = 0;
@@ -395,7 +400,8 @@ bool is_batch(const std::vector<fs::path>& inputs)
     return inputs.size() > 1 || (inputs.size() == 1 && fs::is_directory(inputs.front(), ignored));
 }
 
-std::vector<fs::path> photos_of(const std::vector<fs::path>& inputs, std::vector<std::string>* skipped)
+std::vector<fs::path> photos_of(const std::vector<fs::path>& inputs,
+                                std::vector<std::string>* skipped)
 {
     std::vector<fs::path> photos;
     for (const fs::path& input : inputs) {
@@ -414,7 +420,8 @@ std::vector<BatchPhoto> plan_batch(const std::vector<fs::path>& photos, const fs
 {
     std::error_code error;
     if (fs::exists(folder, error) && !fs::is_directory(folder, error))
-        throw UsageError("-o " + quoted(folder) + ": a batch writes its results into a folder, "
+        throw UsageError("-o " + quoted(folder) +
+                         ": a batch writes its results into a folder, "
                          "and this is a file");
     if (fs::is_symlink(fs::symlink_status(folder, error)) && !fs::exists(folder, error))
         throw UsageError("-o " + quoted(folder) + ": a symbolic link to " +
@@ -426,8 +433,9 @@ std::vector<BatchPhoto> plan_batch(const std::vector<fs::path>& photos, const fs
     for (const fs::path& photo : photos) {
         const auto [earlier, first] = by_file.emplace(normalised(photo), photo);
         if (!first)
-            throw UsageError(quoted(photo) + " is in the batch twice" +
-                             (earlier->second == photo ? "" : " (as " + quoted(earlier->second) + ")"));
+            throw UsageError(
+                quoted(photo) + " is in the batch twice" +
+                (earlier->second == photo ? "" : " (as " + quoted(earlier->second) + ")"));
         BatchPhoto planned{photo, folder / photo.stem()};
         planned.output += format == "bmp" ? ".bmp" : ".png";
         const auto [same_name, unique] = by_result.emplace(normalised(planned.output), photo);
@@ -462,7 +470,8 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
             for (const BatchPhoto& planned : plan)
                 if (normalised(*options.trace) == normalised(planned.input) ||
                     normalised(*options.trace) == normalised(planned.output))
-                    throw UsageError("--trace " + quoted(*options.trace) + " is one of the batch's " +
+                    throw UsageError("--trace " + quoted(*options.trace) +
+                                     " is one of the batch's " +
                                      "photos or results; name another file");
         if (options.devices == "all") devices = every_device_like(options.device);
     });
@@ -511,7 +520,8 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
             progress.add_step(step, worker, *current);
             device_work.step(step);
         });
-        observe_commands_on_this_thread([&](const cl::Event& event) { device_work.command(event); });
+        observe_commands_on_this_thread(
+            [&](const cl::Event& event) { device_work.command(event); });
         // `last` is 1 for the first photo, run alone: then no index is taken past it.
         while (!stop && next < last) {
             const std::size_t index = next++;
@@ -580,8 +590,8 @@ int run_batch(CLI::App& app, const CommonOptions& options, const SampleBody& bod
     if (trace_file) {
         const int status = exit_status_of(name, [&] {
             const std::string json = progress.trace_json(name);
-            write_file_atomically(*options.trace, reinterpret_cast<const std::uint8_t*>(json.data()),
-                                  json.size());
+            write_file_atomically(*options.trace,
+                                  reinterpret_cast<const std::uint8_t*>(json.data()), json.size());
             trace_file->commit();
         });
         if (status != 0) return status;

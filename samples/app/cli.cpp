@@ -66,8 +66,9 @@ void refuse_unwritten_format(const std::filesystem::path& output)
     for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (extension == ".png" || extension == ".bmp") return;
     throw UsageError("-o '" + output.string() + "': " +
-                     (extension.empty() ? "a name without an extension"
-                                        : "'" + output.extension().string() + "' is not a format written") +
+                     (extension.empty()
+                          ? "a name without an extension"
+                          : "'" + output.extension().string() + "' is not a format written") +
                      "; the samples write PNG (.png) or BMP (.bmp)");
 }
 
@@ -81,7 +82,8 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
     options.input = default_input_image();
     options.inputs = {options.input};
     add_device_options(app, options.device);
-    app.add_flag("--list-devices", options.list_devices, "list OpenCL platforms and devices, then exit");
+    app.add_flag("--list-devices", options.list_devices,
+                 "list OpenCL platforms and devices, then exit");
     app.add_option("-i,--input", options.inputs,
                    "input image: BMP, PNG or JPEG, known by its first bytes (default: the "
                    "bundled photograph); several, or a FOLDER of them, make a batch")
@@ -107,7 +109,8 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
     // command runs on a machine with less memory free today.
     app.add_option("-j,--jobs", options.jobs,
                    "a batch: photos in flight at once, each decoded, filtered and encoded on a "
-                   "thread of its own (default: one per core, here " + std::to_string(core_count()) +
+                   "thread of its own (default: one per core, here " +
+                       std::to_string(core_count()) +
                        "; with --devices all, at least one per device); more than the memory, the "
                        "devices' memory or the open files allow is cut to that, with a note")
         ->type_name("N")
@@ -119,8 +122,9 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
                     return "0 photos in flight would write nothing; give 1 or more";
                 const std::string digits = text.substr(text.find_first_not_of('0'));
                 if (digits.size() > 10 || std::stoull(digits) > UINT_MAX)
-                    return text + " photos in flight is past counting; a count above what the "
-                                  "machine holds is cut to that anyway";
+                    return text +
+                           " photos in flight is past counting; a count above what the "
+                           "machine holds is cut to that anyway";
                 return "";
             },
             ""));
@@ -186,12 +190,13 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
             ->check(CLI::Validator(
                 [](std::string& text) {
                     // 0 and '' meant "the whole image" silently; that is the option left out.
-                    const bool digits = !text.empty() && text.find_first_not_of("0123456789") ==
-                                                             std::string::npos;
+                    const bool digits =
+                        !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
                     return digits && text.find_first_not_of('0') != std::string::npos
                                ? std::string()
-                               : "'" + text + "' is not a number of rows from 1 (leave the option "
-                                              "out for the whole image)";
+                               : "'" + text +
+                                     "' is not a number of rows from 1 (leave the option "
+                                     "out for the whole image)";
                 },
                 ""));
     // Not offered: kept out of the help, but still parsed, so that the sample can refuse it
@@ -210,8 +215,7 @@ int run_sample_as_asked(CLI::App& app, int argc, char** argv, CommonOptions& opt
                         const SampleBody& body);
 }  // namespace
 
-int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,
-               const SampleBody& body)
+int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options, const SampleBody& body)
 {
     const int status = run_sample_as_asked(app, argc, argv, options, body);
     wait_for_driver_processes();  // none outlives the sample (a failed run's `ld`)
@@ -244,9 +248,11 @@ int run_sample_as_asked(CLI::App& app, int argc, char** argv, CommonOptions& opt
         options.input = options.inputs.front();
         require_bundled_image(options.input);
         if (!options.output_format.empty())
-            throw UsageError("--output-format: a batch's option; one output's format follows its "
-                             "name (.png, else BMP)");
-        if (options.jobs > 0) throw UsageError("--jobs: a batch's option (several inputs or a folder)");
+            throw UsageError(
+                "--output-format: a batch's option; one output's format follows its "
+                "name (.png, else BMP)");
+        if (options.jobs > 0)
+            throw UsageError("--jobs: a batch's option (several inputs or a folder)");
         if (!options.devices.empty())
             throw UsageError("--devices: a batch's option (several inputs or a folder)");
         refuse_unwritten_format(options.output);

@@ -43,7 +43,8 @@ void print_comparison(std::ostream& out, const std::string& device, std::size_t 
         const double gbps = gigabytes_per_second(row.bytes_moved, row.median_ms);
         char speed_up[32] = "-";
         if (i + 1 < rows.size() && row.median_ms > 0)
-            std::snprintf(speed_up, sizeof speed_up, first.median_ms >= row.median_ms ? "%.1fx" : "%.2fx",
+            std::snprintf(speed_up, sizeof speed_up,
+                          first.median_ms >= row.median_ms ? "%.1fx" : "%.2fx",
                           first.median_ms / row.median_ms);
         char share[32] = "-";
         if (copy_gbps > 0) std::snprintf(share, sizeof share, "%.0f%%", 100 * gbps / copy_gbps);

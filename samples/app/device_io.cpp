@@ -46,7 +46,8 @@ Image host_luminance(const OpenedImage& image, PipelineTimer& pipeline)
 {
     const std::string name = image.file->path().filename().string();
     if (image.decoding)
-        return pipeline.time("wait for decoding " + name, 0, [&] { return image.decoding->take(); });
+        return pipeline.time("wait for decoding " + name, 0,
+                             [&] { return image.decoding->take(); });
     return load_luminance(image.file->path(), &pipeline);
 }
 
@@ -74,7 +75,8 @@ void refuse_with_bands(const BandPlan& plan, std::initializer_list<WholeImageOpt
         if (option.given)
             throw UsageError(std::string(option.name) +
                              " needs the whole image on the device at once, and this run is "
-                             "cut into bands (" + describe(plan) + ")");
+                             "cut into bands (" +
+                             describe(plan) + ")");
 }
 
 namespace {
@@ -125,10 +127,10 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
                                       [&] { return std::make_unique<JpegIdctFilter>(cl_, mode_); });
             const std::size_t blocks_bytes =
                 JpegIdctFilter::coefficient_bytes(*plane, band.input_first, band.input_rows());
-            pipeline.time("upload coefficients" + how, blocks_bytes, [&] {
-                idct_->upload(*plane, band.input_first, band.input_rows());
-            });
-            pipeline.time("kernel jpeg_idct_luminance", blocks_bytes + row_pitch * band.input_rows(),
+            pipeline.time("upload coefficients" + how, blocks_bytes,
+                          [&] { idct_->upload(*plane, band.input_first, band.input_rows()); });
+            pipeline.time("kernel jpeg_idct_luminance",
+                          blocks_bytes + row_pitch * band.input_rows(),
                           [&] { idct_->run(row_pitch, luminance).wait(); });
             return;
         }
@@ -184,8 +186,8 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
     // image's last rows first, so the band's rows start that far from the end.
     BmpLayout layout = image.layout;
     layout.height = band.input_rows();
-    const std::size_t first_stored = layout.top_down ? band.input_first
-                                                     : image.height() - band.input_end;
+    const std::size_t first_stored =
+        layout.top_down ? band.input_first : image.height() - band.input_end;
     layout.pixel_offset += layout.stride * first_stored;
     const StoredRange range{layout.pixel_offset,
                             static_cast<std::size_t>(layout.stride * layout.height)};
@@ -200,17 +202,21 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
             },
             "the file's rows");
     });
-    pipeline.time("kernel rows to luminance", range.bytes + row_pitch * layout.height, [&] {
-        conversions_.to_luminance(rows, layout, luminance, row_pitch).wait();
-    });
+    pipeline.time("kernel rows to luminance", range.bytes + row_pitch * layout.height,
+                  [&] { conversions_.to_luminance(rows, layout, luminance, row_pitch).wait(); });
     // [File rows to the device]
 }
 
-BandWriter::BandWriter(const std::filesystem::path& output, std::size_t width,
-                       std::size_t height, const OpenClContext& cl, MemoryMode mode,
-                       RowConversions& conversions)
-    : output_(output), name_(output.filename().string()), width_(width), height_(height),
-      cl_(cl), mode_(mode), conversions_(conversions), next_end_row_(height)
+BandWriter::BandWriter(const std::filesystem::path& output, std::size_t width, std::size_t height,
+                       const OpenClContext& cl, MemoryMode mode, RowConversions& conversions)
+    : output_(output),
+      name_(output.filename().string()),
+      width_(width),
+      height_(height),
+      cl_(cl),
+      mode_(mode),
+      conversions_(conversions),
+      next_end_row_(height)
 {
     if (is_png_path(output)) {
         // PNG's compression runs on the host: the simplest correct way is the whole image.
@@ -265,9 +271,8 @@ void BandWriter::write(const Band& band, const cl::Buffer& result, std::size_t r
     const cl::Buffer& rows =
         file_rows_.at_least(cl_, mode_, CL_MEM_READ_WRITE, bytes, "the rows of " + name_);
     // [Device rows to the file]
-    pipeline.time("kernel " + name_ + " rows", row_pitch * height + bytes, [&] {
-        conversions_.to_bmp_rows(image, width, height, row_pitch, rows).wait();
-    });
+    pipeline.time("kernel " + name_ + " rows", row_pitch * height + bytes,
+                  [&] { conversions_.to_bmp_rows(image, width, height, row_pitch, rows).wait(); });
     pipeline.time("download and write " + name_ + how, bytes, [&] {
         download_bytes(
             cl_, mode_, rows, bytes,

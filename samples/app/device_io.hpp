@@ -46,8 +46,8 @@ struct OpenedImage {
 // `jpeg_idct_on_device` (--jpeg-idct's choice, codec_choice.hpp), a JPEG decoded ahead stops at
 // its coefficients and BandReader runs the inverse DCT on the device.
 enum class Decoding { when_read, ahead };
-OpenedImage open_image(const std::filesystem::path& input,
-                       Decoding decoding = Decoding::when_read, bool jpeg_idct_on_device = false);
+OpenedImage open_image(const std::filesystem::path& input, Decoding decoding = Decoding::when_read,
+                       bool jpeg_idct_on_device = false);
 
 // The whole luminance of `image` on the host, for a filter that takes it whole (as the Arm Mali
 // SDK tutorials do): taken from the decoding ahead when there is one (waiting for it, timed in
@@ -109,9 +109,9 @@ private:
     const OpenClContext& cl_;
     MemoryMode mode_;
     RowConversions& conversions_;
-    std::optional<Image> decoded_;  // files decoded on the host, once
+    std::optional<Image> decoded_;          // files decoded on the host, once
     std::unique_ptr<JpegIdctFilter> idct_;  // built at the first band of a JPEG's coefficients
-    DeviceRows stored_rows_;        // the file's rows of a band, kept from band to band
+    DeviceRows stored_rows_;                // the file's rows of a band, kept from band to band
 };
 
 // Writes the 8-bit result as the 8-bit BMP `output`, a band at a time: each band's rows laid

@@ -68,8 +68,9 @@ public:
     // lies; the band's own rows of it are written to the output as they come back. Then the
     // output file is complete (a PNG is compressed now).
     using LoadLuminance = std::function<void(const cl::Buffer& luminance, std::size_t row_pitch)>;
-    void run_bands(RowConversions& conversions,
-                   const std::function<BandResult(const Band& band, const LoadLuminance& load)>& process);
+    void run_bands(
+        RowConversions& conversions,
+        const std::function<BandResult(const Band& band, const LoadLuminance& load)>& process);
 
     // The epilogue: --trace's timeline, every file put in place together, "Wrote OUTPUT" with
     // `also_wrote` after it, then --floor's report.

@@ -25,7 +25,8 @@ CLI::Option* accept_names(CLI::Option* option, const std::vector<std::string>& n
     option->transform(CLI::Validator(
         [names, choices, value_of](std::string& text) {
             std::string lower = text;
-            for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            for (char& c : lower)
+                c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
             if (std::find(names.begin(), names.end(), lower) == names.end())
                 return "'" + text + "' is not one of " + choices;
             text = value_of ? value_of(lower) : lower;

@@ -92,10 +92,11 @@ unsigned jobs_for(unsigned asked, std::size_t photos_left, const PhotosInFlight&
     // Cut: said, for --jobs as asked, and for the default so that fewer photos than cores is
     // not a surprise.
     const std::string most = std::to_string(limits.most);
-    note = (asked > 0 ? "--jobs " + std::to_string(asked) + " cut to " + most +
-                            ", the most this machine holds"
-                      : most + " photos in flight, not " + std::to_string(wanted) + " (the default)") +
-           ": " + limits.why;
+    note =
+        (asked > 0 ? "--jobs " + std::to_string(asked) + " cut to " + most +
+                         ", the most this machine holds"
+                   : most + " photos in flight, not " + std::to_string(wanted) + " (the default)") +
+        ": " + limits.why;
     return limits.most;
 }
 

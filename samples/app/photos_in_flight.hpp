@@ -52,8 +52,8 @@ struct BatchMachine {
 struct PhotosInFlight {
     unsigned uncut_default = 1;  // one per core, at least one per device
     unsigned by_default = 1;     // that, at most `most`
-    unsigned most = 1;        // what memory and open files allow; UINT_MAX where nothing bounds it
-    std::string why;          // what sets `most`, a clause for a note (empty where nothing does)
+    unsigned most = 1;  // what memory and open files allow; UINT_MAX where nothing bounds it
+    std::string why;    // what sets `most`, a clause for a note (empty where nothing does)
 };
 
 PhotosInFlight photos_in_flight(const BatchMachine& machine);
@@ -68,6 +68,7 @@ unsigned jobs_for(unsigned asked, std::size_t photos_left, const PhotosInFlight&
 
 // This machine's cores, memory and open files, with `devices` (their own memory asked of the
 // driver, which must have started) and `largest_pixels`, the pixels of the batch's largest photo.
-BatchMachine this_machine(const std::vector<DeviceSelection>& devices, std::uint64_t largest_pixels);
+BatchMachine this_machine(const std::vector<DeviceSelection>& devices,
+                          std::uint64_t largest_pixels);
 
 }  // namespace sdk

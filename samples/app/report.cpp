@@ -27,10 +27,9 @@ void print_kernel_statistics(std::ostream& out, unsigned iterations, const Stati
     out << "Kernel time over " << iterations << " runs in a row ("
         << (ms.host_clock ? "host clock, launch and wait: this device reports no profiling times"
                           : "device clock")
-        << "): median " << std::fixed
-        << std::setprecision(4) << ms.median << " ms (min " << ms.min << ", max " << ms.max
-        << "), " << std::setprecision(2) << gigabytes_per_second(bytes_moved, ms.median)
-        << " GB/s\n";
+        << "): median " << std::fixed << std::setprecision(4) << ms.median << " ms (min " << ms.min
+        << ", max " << ms.max << "), " << std::setprecision(2)
+        << gigabytes_per_second(bytes_moved, ms.median) << " GB/s\n";
     out.unsetf(std::ios::floatfield);
 }
 

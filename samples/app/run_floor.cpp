@@ -29,15 +29,17 @@ constexpr std::size_t kLinkChunk = std::size_t{64} << 20;
 
 FloorMeter::FloorMeter(const OpenClContext& cl, const std::filesystem::path& input,
                        const std::filesystem::path& output, std::uint64_t output_bytes)
-    : input_(input), output_(output), read_buffer_(std::filesystem::file_size(input)),
+    : input_(input),
+      output_(output),
+      read_buffer_(std::filesystem::file_size(input)),
       write_buffer_(output_bytes, 0x5a)  // both touched now: the page faults are not the floor's
 {
     if (cl.device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY>()) return;
     while_doing("allocating the floor's pinned and device chunks", [&] {
         queue_ = cl.queue;
         pinned_ = cl::Buffer(cl.context, CL_MEM_ALLOC_HOST_PTR, kLinkChunk);
-        pinned_host_ = queue_.enqueueMapBuffer(pinned_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                               kLinkChunk);
+        pinned_host_ =
+            queue_.enqueueMapBuffer(pinned_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, kLinkChunk);
         std::memset(pinned_host_, 0x5a, kLinkChunk);
         device_ = cl::Buffer(cl.context, CL_MEM_READ_WRITE, kLinkChunk);
     });
@@ -66,10 +68,14 @@ FloorParts FloorMeter::measure()
     std::size_t done = 0;
     int error = 0;
     while (done < write_buffer_.size() && error == 0) {
-        const ssize_t wrote = ::write(file.fd, write_buffer_.data() + done, write_buffer_.size() - done);
-        if (wrote > 0) done += static_cast<std::size_t>(wrote);
-        else if (wrote < 0 && errno != EINTR) error = errno;
-        else if (wrote == 0) error = EIO;
+        const ssize_t wrote =
+            ::write(file.fd, write_buffer_.data() + done, write_buffer_.size() - done);
+        if (wrote > 0)
+            done += static_cast<std::size_t>(wrote);
+        else if (wrote < 0 && errno != EINTR)
+            error = errno;
+        else if (wrote == 0)
+            error = EIO;
     }
     if (::close(file.fd) != 0 && error == 0) error = errno;
     parts.write_ms = ms_since(start);
@@ -90,10 +96,12 @@ double FloorMeter::time_link()
         const auto start = Clock::now();
         for (std::size_t offset = 0; offset < read_buffer_.size(); offset += kLinkChunk)
             queue_.enqueueWriteBuffer(device_, CL_FALSE, 0,
-                                      std::min(kLinkChunk, read_buffer_.size() - offset), pinned_host_);
+                                      std::min(kLinkChunk, read_buffer_.size() - offset),
+                                      pinned_host_);
         for (std::size_t offset = 0; offset < write_buffer_.size(); offset += kLinkChunk)
             queue_.enqueueReadBuffer(device_, CL_FALSE, 0,
-                                     std::min(kLinkChunk, write_buffer_.size() - offset), pinned_host_);
+                                     std::min(kLinkChunk, write_buffer_.size() - offset),
+                                     pinned_host_);
         queue_.finish();
         return ms_since(start);
     });
@@ -118,7 +126,8 @@ void report_floor(std::ostream& log, const OpenClContext& cl, const std::filesys
     }
     // Start-up: what comes before the first byte can move, the driver's and the build's.
     const double startup_ms = pipeline.step_ms("find the device") +
-                              pipeline.step_ms("create context") + pipeline.step_ms("build kernels");
+                              pipeline.step_ms("create context") +
+                              pipeline.step_ms("build kernels");
     const double work_ms = pipeline.total_ms() - startup_ms;
     const auto mb = [](std::uint64_t bytes) { return std::to_string((bytes + 500000) / 1000000); };
     const auto line = [&](const std::string& what, double ms) {
@@ -126,7 +135,8 @@ void report_floor(std::ostream& log, const OpenClContext& cl, const std::filesys
     };
     log << std::fixed << std::setprecision(1)
         << "Floor, measured after the run: what any program must move for this job\n";
-    line("read " + input.filename().string() + " (page cache, " + mb(std::filesystem::file_size(input)) + " MB)",
+    line("read " + input.filename().string() + " (page cache, " +
+             mb(std::filesystem::file_size(input)) + " MB)",
          floor.read_ms);
     log << "\n";
     line("write " + mb(output_bytes) + " MB beside " + output.filename().string(), floor.write_ms);

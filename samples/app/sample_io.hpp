@@ -21,11 +21,11 @@ void refuse_replacing_what_runs_read(const std::vector<std::filesystem::path>& o
 
 // Every file this run will write (`outputs`, which lists --save-raw's files too), reserved
 // before any work as one all-or-nothing set (common/imageio/output_set.hpp): checked against
-// the files the run reads (the input, refuse_replacing_what_runs_read), created as temporaries (--save-raw's folder made
-// if missing), renamed into place together by commit() at the end of the run, and removed
-// instead on an error or Ctrl-C.
-// The OpenCL drivers are started first, timed in `pipeline` ("start the OpenCL driver"): they
-// install signal handlers of their own, which the set's must come after (sample_io.cpp).
+// the files the run reads (the input, refuse_replacing_what_runs_read), created as temporaries
+// (--save-raw's folder made if missing), renamed into place together by commit() at the end of the
+// run, and removed instead on an error or Ctrl-C. The OpenCL drivers are started first, timed in
+// `pipeline` ("start the OpenCL driver"): they install signal handlers of their own, which the
+// set's must come after (sample_io.cpp).
 OutputSet reserve_outputs(const CommonOptions& options,
                           const std::vector<std::filesystem::path>& outputs,
                           PipelineTimer& pipeline);
@@ -33,8 +33,8 @@ OutputSet reserve_outputs(const CommonOptions& options,
 // Reads the input image (BMP, PNG or JPEG, recognised by its first bytes: read_image) and
 // converts it to 8-bit luminance (grey images pass through unchanged).
 // With a `pipeline`, reading and converting are timed as its first two steps.
-// With --trace, writes the run's timeline (common/runtime/trace.hpp) to its reserved file: the host's
-// steps from `pipeline` and the commands `cl` logged. Called last, just before commit().
+// With --trace, writes the run's timeline (common/runtime/trace.hpp) to its reserved file: the
+// host's steps from `pipeline` and the commands `cl` logged. Called last, just before commit().
 void write_trace(const CommonOptions& options, const PipelineTimer& pipeline,
                  const OpenClContext& cl);
 

@@ -30,8 +30,9 @@ std::optional<WorkGroupShape> named_work_group(const TuningOptions& options)
 void refuse_retune_with_work_group(const TuningOptions& options)
 {
     if (options.retune && !options.work_group.empty())
-        throw UsageError("--retune measures the work-group shapes and --work-group names one: "
-                         "give one of them");
+        throw UsageError(
+            "--retune measures the work-group shapes and --work-group names one: "
+            "give one of them");
 }
 
 TuningAnnouncer announce_to(std::ostream& log)

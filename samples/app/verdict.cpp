@@ -8,8 +8,7 @@
 
 namespace sdk {
 
-std::string verdict_line(const std::string& device, std::vector<VariantTime> times,
-                         bool host_clock)
+std::string verdict_line(const std::string& device, std::vector<VariantTime> times, bool host_clock)
 {
     if (times.empty()) throw std::invalid_argument("a verdict needs at least one variant's time");
     for (const auto& time : times)

@@ -13,7 +13,6 @@
 
 namespace sdk {
 
-
 void add_fir_options(CLI::App& app, FirOptions& options)
 {
     app.add_option("--size", options.size, "the window is K x K pixels, K odd from 3 to 15")
@@ -69,8 +68,7 @@ FirChoice choose_fir_kernel(const FirOptions& options, const FirCoefficients& co
             separate(coefficients) ? FirWeights::separable : FirWeights::full_window;
         const FirTuningResult tuned = choose_fir_kernel(
             cl, border, options.size, width, rows,
-            named ? Tuning::cache_only : tuning_mode(options.tuning), weights,
-            announce_to(log));
+            named ? Tuning::cache_only : tuning_mode(options.tuning), weights, announce_to(log));
         choice = tuned.choice;
         log_variant_auto(log, tuned, fir_variant_name(choice.variant), named);
     } else {

@@ -27,7 +27,8 @@ void add_fir_options(CLI::App& app, FirOptions& options);
 // The weights --coefficients and --divisor give for --size (UsageError when they do not fit), and
 // on the standard error a warning when they sum above 1: legal (a sharpening filter), but bright
 // areas then clip at 255 in `output`.
-FirCoefficients checked_coefficients(const FirOptions& options, const std::filesystem::path& output);
+FirCoefficients checked_coefficients(const FirOptions& options,
+                                     const std::filesystem::path& output);
 
 // The variant and work-group shape for a `width` x `rows` image (a band's rows, if the image is
 // cut): the ones asked for, or with auto the fastest here (measured the first time a size class

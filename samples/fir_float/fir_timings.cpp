@@ -11,8 +11,8 @@
 namespace sdk {
 
 void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border border,
-                        const FirCoefficients& coefficients, FirFilter& fir,
-                        unsigned iterations, const FirOptions& options)
+                        const FirCoefficients& coefficients, FirFilter& fir, unsigned iterations,
+                        const FirOptions& options)
 {
     // Each variant in its fastest shape, or all in the one --work-group gives.
     const std::optional<WorkGroupShape> shape = named_work_group(options.tuning);
@@ -41,12 +41,14 @@ void report_fir_timings(DeviceRun& run, const FirCoefficients& coefficients, Fir
     const unsigned iterations = run.options.iterations;
     if (iterations > 0) {
         print_kernel_statistics(run.log, iterations, fir.time_runs(iterations), fir.bytes_moved());
-        report_fir_verdict(run.log, run.cl, run.options.border, coefficients, fir, iterations, options);
+        report_fir_verdict(run.log, run.cl, run.options.border, coefficients, fir, iterations,
+                           options);
     }
     if (options.compare) {
         const unsigned rounds = compare_rounds(iterations);
-        print_comparison(run.log, run.cl.device_name(), run.width(), run.height(), rounds,
-                         compare_fir_variants(run.cl, run.options.border, coefficients, fir, rounds));
+        print_comparison(
+            run.log, run.cl.device_name(), run.width(), run.height(), rounds,
+            compare_fir_variants(run.cl, run.options.border, coefficients, fir, rounds));
     }
 }
 

@@ -13,8 +13,8 @@ namespace sdk {
 // `fir` runs separable weights its two passes too, then the one-line verdict
 // (samples/app/verdict.hpp).
 void report_fir_verdict(std::ostream& log, const OpenClContext& cl, Border border,
-                        const FirCoefficients& coefficients, FirFilter& fir,
-                        unsigned iterations, const FirOptions& options);
+                        const FirCoefficients& coefficients, FirFilter& fir, unsigned iterations,
+                        const FirOptions& options);
 
 // After the run, what the user asked to measure: with -n, repeated runs timed by their events
 // and the verdict; with --compare, one table: the K*K pass from a buffer, local memory and an

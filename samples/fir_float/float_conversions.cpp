@@ -15,8 +15,10 @@ void load_float_luminance(DeviceRun& run, RowConversions& conversions, FirFilter
         run.cl, MemoryMode::copy, CL_MEM_READ_WRITE, pixels, "the 8-bit luminance");
     load(luminance_bytes, width);
     run.pipeline.time("kernel luminance to float", pixels + 4 * pixels, [&] {
-        conversions.to_float(luminance_bytes, width, rows, width, fir.luminance_buffer(),
-                             fir.float_pitch()).wait();
+        conversions
+            .to_float(luminance_bytes, width, rows, width, fir.luminance_buffer(),
+                      fir.float_pitch())
+            .wait();
     });
 }
 
@@ -25,11 +27,12 @@ BandResult round_to_8bit(DeviceRun& run, RowConversions& conversions, const FirF
     const std::size_t width = fir.width();
     const std::size_t rows = fir.height();
     const std::uint64_t pixels = std::uint64_t{width} * rows;
-    const cl::Buffer result_bytes = create_image_buffer(
-        run.cl, MemoryMode::copy, CL_MEM_READ_WRITE, pixels, "the 8-bit result");
+    const cl::Buffer result_bytes = create_image_buffer(run.cl, MemoryMode::copy, CL_MEM_READ_WRITE,
+                                                        pixels, "the 8-bit result");
     run.pipeline.time("kernel float to 8 bits", 4 * pixels + pixels, [&] {
-        conversions.to_8bit(fir.output_buffer(), fir.float_pitch(), width, rows, result_bytes,
-                            width).wait();
+        conversions
+            .to_8bit(fir.output_buffer(), fir.float_pitch(), width, rows, result_bytes, width)
+            .wait();
     });
     return BandResult{result_bytes, width};
 }

@@ -26,7 +26,8 @@ int main(int argc, char** argv)
 
     return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
         // 1. Check the weights first: a typo should cost nothing.
-        const sdk::FirCoefficients coefficients = sdk::checked_coefficients(fir_options, options.output);
+        const sdk::FirCoefficients coefficients =
+            sdk::checked_coefficients(fir_options, options.output);
 
         // 2. Reserve every file the run writes, open the image, pick the device, and plan how
         //    the image is cut: whole, or bands with a halo of K / 2 rows either side.
@@ -43,12 +44,14 @@ int main(int argc, char** argv)
         //    or with auto the fastest here for this size and K (measured once, then cached).
         //    Built for the border and K: the weights are data. Separable weights run as two
         //    1-D passes instead.
-        const sdk::FirChoice choice = sdk::choose_fir_kernel(
-            fir_options, coefficients, run.cl, options.border, width, run.first_band_rows(), run.log);
+        const sdk::FirChoice choice =
+            sdk::choose_fir_kernel(fir_options, coefficients, run.cl, options.border, width,
+                                   run.first_band_rows(), run.log);
         auto [fir, conversions] = run.pipeline.time("build kernels", 0, [&] {
-            return std::make_pair(std::make_unique<sdk::FirFilter>(run.cl, options.border, coefficients,
-                                                                   run.memory.mode, choice.variant),
-                                  std::make_unique<sdk::RowConversions>(run.cl));
+            return std::make_pair(
+                std::make_unique<sdk::FirFilter>(run.cl, options.border, coefficients,
+                                                 run.memory.mode, choice.variant),
+                std::make_unique<sdk::RowConversions>(run.cl));
         });
         // Its work-group: the one --work-group names, run as named or refused; else the chosen
         // shape, shrunk where this kernel runs fewer work-items a group here.
@@ -57,7 +60,8 @@ int main(int argc, char** argv)
         else if (choice.group_x > 0)
             fir->fit_work_group(choice.group_x, choice.group_y);
         run.print_setup("border " + sdk::border_name(options.border) + ", " +
-                        sdk::describe(fir->work_group()) + ", coefficients " + coefficients.to_string());
+                        sdk::describe(fir->work_group()) + ", coefficients " +
+                        coefficients.to_string());
         run.log << fir->describe_path() << "\n";
 
         // 4. A band at a time (usually one: the whole image), all on the device: the file's rows
@@ -68,16 +72,17 @@ int main(int argc, char** argv)
         sdk::FirHostCopies copies;
         if (host_copies_wanted) copies = sdk::fir_host_copies(width, run.height());
         cl::Event kernel;
-        run.run_bands(*conversions, [&](const sdk::Band& band, const sdk::DeviceRun::LoadLuminance& load) {
-            fir->allocate(width, band.input_rows());
-            sdk::load_float_luminance(run, *conversions, *fir, load);
-            run.pipeline.time("kernel fir_float", fir->bytes_moved(), [&] {
-                kernel = fir->run();
-                kernel.wait();
-            });
-            if (host_copies_wanted) sdk::add_band(copies, *fir, band);
-            return sdk::round_to_8bit(run, *conversions, *fir);
-        });
+        run.run_bands(*conversions,
+                      [&](const sdk::Band& band, const sdk::DeviceRun::LoadLuminance& load) {
+                          fir->allocate(width, band.input_rows());
+                          sdk::load_float_luminance(run, *conversions, *fir, load);
+                          run.pipeline.time("kernel fir_float", fir->bytes_moved(), [&] {
+                              kernel = fir->run();
+                              kernel.wait();
+                          });
+                          if (host_copies_wanted) sdk::add_band(copies, *fir, band);
+                          return sdk::round_to_8bit(run, *conversions, *fir);
+                      });
         const sdk::EventTimes kernel_times = sdk::event_times(kernel);
         sdk::print_event_times(run.log, kernel_times, run.pipeline.step_ms("kernel fir_float"));
         run.pipeline.print(run.log);
@@ -88,11 +93,13 @@ int main(int argc, char** argv)
 
         // 6. Only when asked, from the host's copies of the whole image: the exact floats, and
         //    the check against the C++ reference. Then every file is put in place together.
-        if (options.save_raw) sdk::write_fir_raw(*options.save_raw, copies.luminance, copies.output);
+        if (options.save_raw)
+            sdk::write_fir_raw(*options.save_raw, copies.luminance, copies.output);
         if (options.verify) {
             const double reference_ms = sdk::verify_fir(run.log, copies.luminance, coefficients,
                                                         options.border, copies.output);
-            sdk::print_cpu_comparison(run.log, kernel_times.run_ms, run.pipeline.total_ms(), reference_ms);
+            sdk::print_cpu_comparison(run.log, kernel_times.run_ms, run.pipeline.total_ms(),
+                                      reference_ms);
         }
         run.finish();
     });

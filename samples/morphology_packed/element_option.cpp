@@ -28,8 +28,9 @@ StructuringElement element_from_options(MorphologyShape shape, const std::string
 {
     if (shape == MorphologyShape::square || shape == MorphologyShape::diamond) {
         if (!size.empty())
-            throw UsageError("--size is for the rectangle, cross and ellipse; the square is "
-                             "always 3x3 and the diamond 5x5");
+            throw UsageError(
+                "--size is for the rectangle, cross and ellipse; the square is "
+                "always 3x3 and the diamond 5x5");
         return StructuringElement(shape);
     }
     if (size.empty()) return StructuringElement(shape);

@@ -21,9 +21,10 @@
 
 int main(int argc, char** argv)
 {
-    CLI::App app{"Dilation, erosion, closing and opening of a binarised image packed 32 pixels "
-                 "to a word (packed-bit morphology blog)",
-                 "morphology_packed"};
+    CLI::App app{
+        "Dilation, erosion, closing and opening of a binarised image packed 32 pixels "
+        "to a word (packed-bit morphology blog)",
+        "morphology_packed"};
     sdk::CommonOptions common;  // each run (each photo of a batch) gets its own copy: `options`
     // No --border: outside the image counts as background for dilation and foreground for
     // erosion, whatever the user might ask.
@@ -40,7 +41,8 @@ int main(int argc, char** argv)
         //    the image is cut: whole, or bands with a halo of the element's radius times the
         //    passes either side. A region (--roi) needs the whole image, and must lie inside it.
         sdk::DeviceRun run(options, {sdk::morphology_output_paths(options.output, options.save_raw),
-                                     sdk::Decoding::ahead, sdk::halo_rows(element, operation),
+                                     sdk::Decoding::ahead,
+                                     sdk::halo_rows(element, operation),
                                      sdk::MorphologyFilter::row_footprint,
                                      {{"--roi", !asked.region.empty()},
                                       {"--iterations", options.iterations > 0}}});
@@ -51,8 +53,9 @@ int main(int argc, char** argv)
         //    file's rows and images. The passes' work-group shape: the one asked for, or the
         //    fastest here for a band of this size (measured once, then cached).
         auto [morphology, conversions] = run.pipeline.time("build kernels", 0, [&] {
-            return std::make_pair(std::make_unique<sdk::MorphologyFilter>(run.cl, element, run.memory.mode),
-                                  std::make_unique<sdk::RowConversions>(run.cl));
+            return std::make_pair(
+                std::make_unique<sdk::MorphologyFilter>(run.cl, element, run.memory.mode),
+                std::make_unique<sdk::RowConversions>(run.cl));
         });
         const sdk::WorkGroupShape group = sdk::chosen_work_group(
             asked.tuning, run.log, [&](sdk::Tuning mode, const sdk::TuningAnnouncer& announce) {
@@ -76,26 +79,30 @@ int main(int argc, char** argv)
         sdk::MorphologyHostCopies copies;
         if (host_copies_wanted) copies = sdk::morphology_host_copies(run.width(), run.height());
         std::vector<sdk::StepTiming> first_run;
-        run.run_bands(*conversions, [&](const sdk::Band& band, const sdk::DeviceRun::LoadLuminance& load) {
-            morphology->allocate(run.width(), band.input_rows());
-            load(morphology->luminance_buffer(), run.width());  // rows of width bytes: packing reads bytes
-            const sdk::Roi band_roi =
-                run.plan.banded() ? sdk::whole_image(run.width(), band.input_rows()) : roi;
-            first_run = sdk::step_timings(morphology->run(binarisation, operation, band_roi));
-            if (host_copies_wanted)
-                sdk::add_band(copies, *morphology, band, options.save_raw.has_value());
-            return sdk::BandResult{morphology->output_buffer(), run.width()};
-        });
+        run.run_bands(
+            *conversions, [&](const sdk::Band& band, const sdk::DeviceRun::LoadLuminance& load) {
+                morphology->allocate(run.width(), band.input_rows());
+                load(morphology->luminance_buffer(),
+                     run.width());  // rows of width bytes: packing reads bytes
+                const sdk::Roi band_roi =
+                    run.plan.banded() ? sdk::whole_image(run.width(), band.input_rows()) : roi;
+                first_run = sdk::step_timings(morphology->run(binarisation, operation, band_roi));
+                if (host_copies_wanted)
+                    sdk::add_band(copies, *morphology, band, options.save_raw.has_value());
+                return sdk::BandResult{morphology->output_buffer(), run.width()};
+            });
         sdk::print_first_run(run.log, *morphology, first_run, run.plan.banded());
         run.pipeline.print(run.log);
 
         // 4. With -n, the median of each step over N more runs (the first was the warm-up).
-        sdk::report_median_steps(run.log, *morphology, binarisation, operation, roi, options.iterations);
+        sdk::report_median_steps(run.log, *morphology, binarisation, operation, roi,
+                                 options.iterations);
 
         // 5. Only when asked, from the host's copies of the whole image: the packed input and
         //    result as PBM and the luminance, and the check against the C++ reference. Then
         //    every file is put in place together.
-        if (options.save_raw) sdk::write_morphology_raw(*options.save_raw, copies.luminance, copies.result);
+        if (options.save_raw)
+            sdk::write_morphology_raw(*options.save_raw, copies.luminance, copies.result);
         if (options.verify)
             sdk::verify_morphology(run.log, copies.luminance, binarisation, operation, element, roi,
                                    copies.result.output);

@@ -3,9 +3,7 @@
 
 #include "samples/app/option_values.hpp"
 
-
 namespace sdk {
-
 
 Binarisation MorphologyOptions::binarisation() const
 {

@@ -4,7 +4,6 @@
 #include "kernels/morphology/morphology_filter.hpp"
 #include "kernels/morphology/morphology_reference.hpp"
 
-
 #include <CLI/CLI.hpp>
 #include <string>
 
@@ -17,7 +16,7 @@ struct MorphologyOptions {
     unsigned threshold = 128;
     bool invert = false;
     MorphologyShape shape = MorphologyShape::diamond;
-    std::string size;    // empty: not given
+    std::string size;  // empty: not given
     MorphologyOperation operation = MorphologyOperation::close;
     std::string region;  // empty: the whole image
     TuningOptions tuning;

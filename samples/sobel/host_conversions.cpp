@@ -12,7 +12,8 @@ void run_with_host_conversions(DeviceRun& run, SobelFilter& sobel,
 {
     const std::uint64_t pixels = std::uint64_t{run.width()} * run.height();
     const Image luminance = load_luminance(run.options.input, &run.pipeline);
-    run.pipeline.time("upload luminance", luminance.pixels.size(), [&] { sobel.upload(luminance); });
+    run.pipeline.time("upload luminance", luminance.pixels.size(),
+                      [&] { sobel.upload(luminance); });
     run_sobel();
     if (copies) add_band(*copies, sobel, run.plan.bands.front());
     const auto gradients =

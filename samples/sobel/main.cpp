@@ -28,13 +28,15 @@ int main(int argc, char** argv)
     return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
         // 1. Reserve every file the run writes, open the image, pick the device, and plan how
         //    the image is cut: whole, or bands with a 1-row halo either side (Sobel's radius).
-        sdk::DeviceRun run(options,
-                           {sdk::sobel_output_paths(options.output, asked.save_gradients, options.save_raw),
-                            asked.host_conversions ? sdk::Decoding::when_read : sdk::Decoding::ahead,
-                            1, sdk::SobelFilter::row_footprint,
-                            {{"--host-conversions", asked.host_conversions},
-                             {"--iterations", options.iterations > 0},
-                             {"--compare", asked.compare}}});
+        sdk::DeviceRun run(
+            options,
+            {sdk::sobel_output_paths(options.output, asked.save_gradients, options.save_raw),
+             asked.host_conversions ? sdk::Decoding::when_read : sdk::Decoding::ahead,
+             1,
+             sdk::SobelFilter::row_footprint,
+             {{"--host-conversions", asked.host_conversions},
+              {"--iterations", options.iterations > 0},
+              {"--compare", asked.compare}}});
 
         // 2. The kernel: the one asked for, or with auto the fastest on this device for images
         //    of this size (measured the first time a size class is seen, then cached).
@@ -44,9 +46,9 @@ int main(int argc, char** argv)
         // 3. Build it for the border mode, with the conversions between the file's rows and
         //    the images the kernels read and write.
         auto [sobel, conversions] = run.pipeline.time("build kernels", 0, [&] {
-            return std::make_pair(
-                std::make_unique<sdk::SobelFilter>(run.cl, choice.variant, options.border, run.memory.mode),
-                std::make_unique<sdk::RowConversions>(run.cl));
+            return std::make_pair(std::make_unique<sdk::SobelFilter>(
+                                      run.cl, choice.variant, options.border, run.memory.mode),
+                                  std::make_unique<sdk::RowConversions>(run.cl));
         });
         // Its work-group: the one --work-group names, run as named or refused; else the chosen
         // shape, shrunk where this kernel runs fewer work-items a group here.
@@ -55,7 +57,8 @@ int main(int argc, char** argv)
         else
             sobel->set_work_group(choice.group_x, choice.group_y);
         run.print_setup("variant " + sdk::variant_name(choice.variant) + ", " +
-                        sdk::describe(sobel->work_group()) + ", border " + sdk::border_name(options.border));
+                        sdk::describe(sobel->work_group()) + ", border " +
+                        sdk::border_name(options.border));
         run.print_bands();
 
         // 4. A band at a time (usually one: the whole image): the file's rows to the device's
@@ -74,17 +77,20 @@ int main(int argc, char** argv)
         sdk::SobelHostCopies copies;
         if (host_copies_wanted) copies = sdk::sobel_host_copies(run.width(), run.height());
         if (!asked.host_conversions) {
-            run.run_bands(*conversions, [&](const sdk::Band& band, const sdk::DeviceRun::LoadLuminance& load) {
-                sobel->allocate(run.width(), band.input_rows());
-                load(sobel->luminance_buffer(), sobel->row_pitch());
-                run_sobel();
-                if (host_copies_wanted) sdk::add_band(copies, *sobel, band);
-                return sdk::BandResult{sobel->magnitude_buffer(), sobel->row_pitch()};
-            });
+            run.run_bands(*conversions,
+                          [&](const sdk::Band& band, const sdk::DeviceRun::LoadLuminance& load) {
+                              sobel->allocate(run.width(), band.input_rows());
+                              load(sobel->luminance_buffer(), sobel->row_pitch());
+                              run_sobel();
+                              if (host_copies_wanted) sdk::add_band(copies, *sobel, band);
+                              return sdk::BandResult{sobel->magnitude_buffer(), sobel->row_pitch()};
+                          });
         } else {  // the Mali tutorials' way, for comparison: conversions on the host
-            sdk::run_with_host_conversions(run, *sobel, run_sobel, host_copies_wanted ? &copies : nullptr);
+            sdk::run_with_host_conversions(run, *sobel, run_sobel,
+                                           host_copies_wanted ? &copies : nullptr);
         }
-        sdk::print_event_times(run.log, sdk::event_times(kernel), run.pipeline.step_ms("kernel sobel"));
+        sdk::print_event_times(run.log, sdk::event_times(kernel),
+                               run.pipeline.step_ms("kernel sobel"));
         run.pipeline.print(run.log);
 
         // 5. With -n, repeated runs and the verdict (buffer, local memory or image?); with
@@ -96,7 +102,8 @@ int main(int argc, char** argv)
         if (asked.save_gradients)
             sdk::write_gradient_images(options.output, run.width(), run.height(), copies.gradients);
         if (options.save_raw)
-            sdk::write_sobel_raw(*options.save_raw, copies.luminance, copies.gradients, copies.magnitude);
+            sdk::write_sobel_raw(*options.save_raw, copies.luminance, copies.gradients,
+                                 copies.magnitude);
         if (options.verify) {
             const double reference_ms = sdk::verify_sobel(run.log, copies.luminance, options.border,
                                                           copies.gradients, copies.magnitude);

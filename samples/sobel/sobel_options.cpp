@@ -10,7 +10,6 @@
 
 namespace sdk {
 
-
 void add_sobel_options(CLI::App& app, SobelOptions& options)
 {
     accept_names(app.add_option("--variant", options.variant,
@@ -24,17 +23,17 @@ void add_sobel_options(CLI::App& app, SobelOptions& options)
     add_tuning_options(app, options.tuning, kVariantWorkGroupHelp,
                        "with auto: measure the candidates again for this image's size class "
                        "and replace the cached choice");
-    app.add_flag("--save-gradients", options.save_gradients,
-                 "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
+    app.add_flag(
+        "--save-gradients", options.save_gradients,
+        "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
     add_compare_option(app, options.compare);
     app.add_flag("--host-conversions", options.host_conversions,
                  "decode the file, compute the luminance and the magnitude on the host, as the "
                  "Arm Mali SDK tutorials do (for comparison)");
 }
 
-SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext& cl,
-                                Border border, std::size_t width, std::size_t rows,
-                                std::ostream& log)
+SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext& cl, Border border,
+                                std::size_t width, std::size_t rows, std::ostream& log)
 {
     SobelChoice choice;
     refuse_retune_with_work_group(options.tuning);

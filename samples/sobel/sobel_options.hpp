@@ -27,8 +27,7 @@ void add_sobel_options(CLI::App& app, SobelOptions& options);
 // cut): the ones asked for, or with auto the fastest here (measured the first time a size class
 // is seen, or with --retune, then cached; the log says which). A variant the device cannot run
 // becomes a buffer one, with a note. --retune without auto is a usage error.
-SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext& cl,
-                                Border border, std::size_t width, std::size_t rows,
-                                std::ostream& log);
+SobelChoice choose_sobel_kernel(const SobelOptions& options, const OpenClContext& cl, Border border,
+                                std::size_t width, std::size_t rows, std::ostream& log);
 
 }  // namespace sdk

@@ -27,7 +27,8 @@ void report_sobel_verdict(std::ostream& log, const OpenClContext& cl, Border bor
 void report_sobel_timings(DeviceRun& run, SobelFilter& sobel, const SobelOptions& options)
 {
     const unsigned iterations = run.options.iterations;
-    report_repeated_runs(run.log, iterations, [&] { return sobel.run(); }, sobel.bytes_moved());
+    report_repeated_runs(
+        run.log, iterations, [&] { return sobel.run(); }, sobel.bytes_moved());
     if (iterations > 0)
         report_sobel_verdict(run.log, run.cl, run.options.border, sobel, iterations, options);
     if (options.compare) {

@@ -16,7 +16,8 @@ void report_sobel_verdict(std::ostream& log, const OpenClContext& cl, Border bor
 
 // After the run, what the user asked to measure: with -n, repeated runs timed by their events
 // (one run includes first-launch costs a loop does not) and the verdict; with --compare, the
-// Mali tutorials' table (the scalar kernel and every variant, against the device copying as many bytes).
+// Mali tutorials' table (the scalar kernel and every variant, against the device copying as many
+// bytes).
 void report_sobel_timings(DeviceRun& run, SobelFilter& sobel, const SobelOptions& options);
 
 }  // namespace sdk

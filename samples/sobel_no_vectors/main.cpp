@@ -21,8 +21,9 @@ int main(int argc, char** argv)
     sdk::CommonOptions common;  // each run (each photo of a batch) gets its own copy: `options`
     sdk::add_common_options(app, common, sdk::BorderOption::offered, sdk::BandsOption::not_offered);
     bool save_gradients = false;
-    app.add_flag("--save-gradients", save_gradients,
-                 "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
+    app.add_flag(
+        "--save-gradients", save_gradients,
+        "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
 
     return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
         std::ostream& log = options.quiet ? sdk::null_stream() : std::cout;
@@ -32,12 +33,12 @@ int main(int argc, char** argv)
         //    OpenCL driver and the device start), then reserve the files the run writes (all are
         //    put in place together at the end, or none).
         if (options.band_rows != 0)
-            throw sdk::UsageError("--band-rows: sobel_no_vectors runs the whole image, as the "
-                                  "Arm Mali SDK tutorials do (bands are in sobel, fir_float and morphology_packed)");
+            throw sdk::UsageError(
+                "--band-rows: sobel_no_vectors runs the whole image, as the "
+                "Arm Mali SDK tutorials do (bands are in sobel, fir_float and morphology_packed)");
         const sdk::OpenedImage image =
-            pipeline.time("open " + options.input.filename().string(), 0, [&] {
-                return sdk::open_image(options.input, sdk::Decoding::ahead);
-            });
+            pipeline.time("open " + options.input.filename().string(), 0,
+                          [&] { return sdk::open_image(options.input, sdk::Decoding::ahead); });
         sdk::OutputSet outputs = sdk::reserve_outputs(
             options, sdk::sobel_output_paths(options.output, save_gradients, options.save_raw),
             pipeline);
@@ -60,23 +61,27 @@ int main(int argc, char** argv)
 
         // 3. Upload, run once and read dX and dY back: each step timed end to end.
         const sdk::SobelRun run = sdk::upload_run_download(sobel, luminance, memory.mode, pipeline);
-        const auto magnitude = pipeline.time("magnitude on the host", 3 * luminance.pixels.size(),
-                                             [&] { return sdk::gradient_magnitude(run.gradients); });
+        const auto magnitude =
+            pipeline.time("magnitude on the host", 3 * luminance.pixels.size(),
+                          [&] { return sdk::gradient_magnitude(run.gradients); });
         const sdk::EventTimes kernel_times = sdk::event_times(run.kernel);
         sdk::print_event_times(log, kernel_times, pipeline.step_ms("kernel"));
         pipeline.print(log);
 
         // 4. With -n, time repeated runs.
-        sdk::report_repeated_runs(log, options.iterations, [&] { return sobel.run(); },
-                                  sobel.bytes_moved());
+        sdk::report_repeated_runs(
+            log, options.iterations, [&] { return sobel.run(); }, sobel.bytes_moved());
 
         // 5. Write the images (and raw arrays), check them against the C++ reference, then put
         //    every file in place together; with --floor, what any program must move for this
         //    job, measured now on this machine, against which the steps above are read.
-        sdk::write_image(options.output, sdk::Image{luminance.width, luminance.height, 1, magnitude});
+        sdk::write_image(options.output,
+                         sdk::Image{luminance.width, luminance.height, 1, magnitude});
         if (save_gradients)
-            sdk::write_gradient_images(options.output, luminance.width, luminance.height, run.gradients);
-        if (options.save_raw) sdk::write_sobel_raw(*options.save_raw, luminance, run.gradients, magnitude);
+            sdk::write_gradient_images(options.output, luminance.width, luminance.height,
+                                       run.gradients);
+        if (options.save_raw)
+            sdk::write_sobel_raw(*options.save_raw, luminance, run.gradients, magnitude);
         if (options.verify) {
             const double reference_ms =
                 sdk::verify_sobel(log, luminance, options.border, run.gradients, magnitude);

@@ -130,7 +130,10 @@ inline bmptest::BmpSpec valid_spec()
     return spec;
 }
 
-inline std::vector<std::uint8_t> valid_bmp() { return bmptest::build_bmp(valid_spec()); }
+inline std::vector<std::uint8_t> valid_bmp()
+{
+    return bmptest::build_bmp(valid_spec());
+}
 
 inline std::vector<std::uint8_t> truncated(std::vector<std::uint8_t> bytes, std::size_t size)
 {
@@ -239,11 +242,11 @@ protected:
 
 inline void write_file_atomically_text(const fs::path& path, const std::string& text)
 {
-    sdk::write_file_atomically(path, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+    sdk::write_file_atomically(path, reinterpret_cast<const std::uint8_t*>(text.data()),
+                               text.size());
 }
 
-class BadInput : public EndToEnd {
-};
+class BadInput : public EndToEnd {};
 
 // A run that succeeded: exit status 0 and nothing on stderr.
 inline void expect_success(const Outcome& outcome)

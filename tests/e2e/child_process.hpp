@@ -52,10 +52,10 @@ constexpr int kFailure = 1;
 constexpr int kUsageError = 2;
 
 struct Outcome {
-    bool exited = false;  // false: killed by a signal or the time limit
-    int status = -1;      // the exit status when exited
-    std::string how;      // for failure messages: "exit status 1", "killed by signal 11", ...
-    int signal = 0;       // the signal that stopped it, when not exited
+    bool exited = false;      // false: killed by a signal or the time limit
+    int status = -1;          // the exit status when exited
+    std::string how;          // for failure messages: "exit status 1", "killed by signal 11", ...
+    int signal = 0;           // the signal that stopped it, when not exited
     long peak_memory_kb = 0;  // its largest resident set (getrusage's ru_maxrss)
     std::string out;
     std::string err;
@@ -84,9 +84,10 @@ inline std::string read_text(const fs::path& path)
 
 // How a child is started: limits a test needs (0 = none).
 struct RunOptions {
-    std::uint64_t file_size_limit = 0;  // RLIMIT_FSIZE: a write past it fails (EFBIG), as a full disk
-    std::uint64_t open_files_limit = 0;     // RLIMIT_NOFILE, as `ulimit -n`
-    std::uint64_t address_space_bytes = 0;  // RLIMIT_AS, as `ulimit -v` (which counts KiB)
+    std::uint64_t file_size_limit =
+        0;  // RLIMIT_FSIZE: a write past it fails (EFBIG), as a full disk
+    std::uint64_t open_files_limit = 0;              // RLIMIT_NOFILE, as `ulimit -n`
+    std::uint64_t address_space_bytes = 0;           // RLIMIT_AS, as `ulimit -v` (which counts KiB)
     std::map<std::string, std::string> environment;  // set (or replaced) in the child's environment
 };
 
@@ -99,8 +100,8 @@ struct Started {
 // Starts `program` with exactly `arguments` (no shell: nothing is quoted or expanded) in
 // `working_folder`, stdin from /dev/null, stdout and stderr into files under `logs`.
 inline Started start_program(const fs::path& program, const std::vector<std::string>& arguments,
-                      const fs::path& working_folder, const fs::path& logs,
-                      const RunOptions& options = {})
+                             const fs::path& working_folder, const fs::path& logs,
+                             const RunOptions& options = {})
 {
     Started started{-1, logs / "stdout.txt", logs / "stderr.txt"};
     // Everything the child needs is prepared before fork(): after it, only async-signal-safe calls.
@@ -129,22 +130,26 @@ inline Started start_program(const fs::path& program, const std::vector<std::str
         const int input = ::open("/dev/null", O_RDONLY);
         const int output = ::open(started.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         const int error = ::open(started.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (input < 0 || output < 0 || error < 0 || ::dup2(input, 0) < 0 ||
-            ::dup2(output, 1) < 0 || ::dup2(error, 2) < 0 || ::chdir(working_folder.c_str()) != 0) {
+        if (input < 0 || output < 0 || error < 0 || ::dup2(input, 0) < 0 || ::dup2(output, 1) < 0 ||
+            ::dup2(error, 2) < 0 || ::chdir(working_folder.c_str()) != 0) {
             ::_exit(126);
         }
         // Nothing else of the test's: the child starts with 0, 1 and 2, as from a shell, so an
         // open-files limit means what `ulimit -n` does there.
         ::close_range(3, ~0u, 0);
         if (options.file_size_limit) {
-            const struct rlimit limit{options.file_size_limit, options.file_size_limit};
+            const struct rlimit limit {
+                options.file_size_limit, options.file_size_limit
+            };
             ::signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG instead of a core dump
             if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
         }
         const std::pair<decltype(RLIMIT_AS), std::uint64_t> limits[] = {
             {RLIMIT_NOFILE, options.open_files_limit}, {RLIMIT_AS, options.address_space_bytes}};
         for (const auto& [resource, value] : limits) {
-            const struct rlimit limit{value, value};
+            const struct rlimit limit {
+                value, value
+            };
             if (value && ::setrlimit(resource, &limit) != 0) ::_exit(126);
         }
         ::execve(argv[0], argv.data(), envp.data());
@@ -192,8 +197,8 @@ inline Outcome wait_for(const Started& started)
 }
 
 inline Outcome run_program(const fs::path& program, const std::vector<std::string>& arguments,
-                    const fs::path& working_folder, const fs::path& logs,
-                    const RunOptions& options = {})
+                           const fs::path& working_folder, const fs::path& logs,
+                           const RunOptions& options = {})
 {
     return wait_for(start_program(program, arguments, working_folder, logs, options));
 }

@@ -21,12 +21,16 @@ TEST_F(BadInput, MissingFile)
     expect_failure(reading(inputs_ / "missing.bmp"), kFailure, "No such file or directory");
 }
 
-TEST_F(BadInput, EmptyFile) { expect_rejected({}, "not a BMP, PNG or JPEG file"); }
+TEST_F(BadInput, EmptyFile)
+{
+    expect_rejected({}, "not a BMP, PNG or JPEG file");
+}
 
 TEST_F(BadInput, TextFileNamedBmp)
 {
     const std::string text = "This is not an image.\nJust text with a .bmp name.\n";
-    expect_rejected(std::vector<std::uint8_t>(text.begin(), text.end()), "not a BMP, PNG or JPEG file");
+    expect_rejected(std::vector<std::uint8_t>(text.begin(), text.end()),
+                    "not a BMP, PNG or JPEG file");
 }
 
 TEST_F(BadInput, InputIsAFolder)
@@ -40,7 +44,8 @@ TEST_F(BadInput, InputIsAFolder)
 TEST_F(BadInput, TruncatedPng)
 {
     const std::vector<std::uint8_t> bmp = valid_bmp();
-    const std::vector<std::uint8_t> png = sdk::encode_png(sdk::decode_bmp(bmp.data(), bmp.size(), "valid"));
+    const std::vector<std::uint8_t> png =
+        sdk::encode_png(sdk::decode_bmp(bmp.data(), bmp.size(), "valid"));
     expect_failure(reading(write_input("photo.png", truncated(png, png.size() - 20))), kFailure,
                    "photo.png: truncated");
 }

@@ -87,7 +87,8 @@ TEST_F(WorkGroupOption, BeyondTheKernelsLimitNamesTheLimit)
     // CPU runtime does), so the limit is lowered to 4096 for the test to hold on every device.
     RunOptions options;
     options.environment["SDK_MAX_WORK_GROUP_SIZE"] = "4096";
-    expect_work_group_refused({"--work-group", "4096x2"}, kUsageError, "work-items a group", options);
+    expect_work_group_refused({"--work-group", "4096x2"}, kUsageError, "work-items a group",
+                              options);
 }
 
 TEST_F(WorkGroupOption, MalformedShapes)
@@ -111,10 +112,10 @@ TEST_F(WorkGroupOption, ANamedShapeMeasuresNothingAndIsTheShapePrinted)
         SCOPED_TRACE(program.filename().string());
         RunOptions options;
         options.environment["SDK_TUNING_CACHE"] = (root_ / "empty-tuning-cache.txt").string();
-        const Outcome outcome =
-            run_program(program, {"-i", input.string(), "-o", (outputs_ / "result.bmp").string(),
-                                  "--work-group", "8x4"},
-                        inputs_, logs_, options);
+        const Outcome outcome = run_program(
+            program,
+            {"-i", input.string(), "-o", (outputs_ / "result.bmp").string(), "--work-group", "8x4"},
+            inputs_, logs_, options);
         expect_success(outcome);
         EXPECT_EQ(outcome.out.find("Tuning for"), std::string::npos) << outcome.out;
         EXPECT_EQ(outcome.out.find("Tuned for"), std::string::npos) << outcome.out;
@@ -233,8 +234,8 @@ TEST_F(FirSizeOption, CoefficientsMustNumberTheSizeSquared)
                    "--coefficients takes 25 numbers");
 }
 
-// --coefficients @FILE (samples/fir_float/coefficients_file.hpp): every way a file can be wrong is one
-// line and exit status 2; the pages' windows in assets/fir/ run from any folder.
+// --coefficients @FILE (samples/fir_float/coefficients_file.hpp): every way a file can be wrong is
+// one line and exit status 2; the pages' windows in assets/fir/ run from any folder.
 TEST_F(FirSizeOption, CoefficientsFileThatCannotBeUsedIsRefused)
 {
     expect_refused({"--coefficients", "@absent.txt"}, "--coefficients @absent.txt: cannot read it");
@@ -281,8 +282,8 @@ TEST_F(FirSizeOption, AWorkGroupOfAnotherWidthRunsAutosLocalChoiceInItsOwnWidth)
 {
     // The local variant's groups are 16 wide. Named with --variant local, another width is
     // refused; chosen by auto (likely at 15x15), it runs the height asked for, saying so.
-    const std::vector<std::string> window{"--size", "15", "--coefficients", numerators_for(15),
-                                          "--divisor", "50", "--work-group", "32x1"};
+    const std::vector<std::string> window{"--size",    "15", "--coefficients", numerators_for(15),
+                                          "--divisor", "50", "--work-group",   "32x1"};
     // (32 work-items: every kernel runs that many on every implementation we know; Mesa's
     // rusticl runs no more.)
     const std::string out = expect_verified(window);
@@ -299,8 +300,8 @@ TEST_F(FirSizeOption, SeparableWeightsTakeTheSeparablePathAndTheVerdictTimesIt)
 {
     std::string box = "1";
     for (int i = 1; i < 225; ++i) box += ",1";
-    const std::vector<std::string> box_15x15{"--size", "15", "--coefficients", box, "--divisor",
-                                             "225", "--border", "none", "-n", "2"};
+    const std::vector<std::string> box_15x15{
+        "--size", "15", "--coefficients", box, "--divisor", "225", "--border", "none", "-n", "2"};
     // Two passes with the buffer variant, one kernel with the row sums in local memory with the
     // local one; with auto, whichever the tuner measured faster here.
     std::vector<std::string> arguments = box_15x15;
@@ -313,8 +314,9 @@ TEST_F(FirSizeOption, SeparableWeightsTakeTheSeparablePathAndTheVerdictTimesIt)
     arguments = box_15x15;
     arguments.insert(arguments.end(), {"--variant", "local"});
     out = expect_verified(arguments);
-    EXPECT_NE(out.find("separable: 15x1 row sums into local memory, then 1x15 column sums, one kernel"),
-              std::string::npos)
+    EXPECT_NE(
+        out.find("separable: 15x1 row sums into local memory, then 1x15 column sums, one kernel"),
+        std::string::npos)
         << out;
     EXPECT_NE(out.find("separable kernel in local memory"), std::string::npos) << out;
     out = expect_verified(box_15x15);
@@ -325,9 +327,8 @@ TEST_F(FirSizeOption, SizedWindowsVerifyAgainstTheReference)
 {
     for (const int size : {5, 15})
         for (const char* border : {"replicate", "none"})
-            expect_verified({"--size", std::to_string(size), "--coefficients",
-                             numerators_for(size), "--divisor", "50", "--border", border,
-                             "--work-group", "8x4"});
+            expect_verified({"--size", std::to_string(size), "--coefficients", numerators_for(size),
+                             "--divisor", "50", "--border", border, "--work-group", "8x4"});
 }
 
 }  // namespace

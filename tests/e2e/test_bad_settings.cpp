@@ -19,12 +19,9 @@ TEST_F(BadInput, MistypedSettingsAreUsageErrors)
 {
     const auto arguments = reading(write_input("input.bmp", valid_bmp()));
     const std::vector<std::pair<const char*, const char*>> settings{
-        {"SDK_MAX_ALLOC_BYTES", "12x"},
-        {"SDK_MAX_LOCAL_MEM_BYTES", "0"},
-        {"SDK_MAX_WORK_GROUP_SIZE", "-64"},
-        {"SDK_MAX_KERNEL_WORK_GROUP_SIZE", "lots"},
-        {"SDK_PNG_DEFLATE", "zlib"},
-        {"SDK_JPEG_IDCT", "gpu"}};
+        {"SDK_MAX_ALLOC_BYTES", "12x"},     {"SDK_MAX_LOCAL_MEM_BYTES", "0"},
+        {"SDK_MAX_WORK_GROUP_SIZE", "-64"}, {"SDK_MAX_KERNEL_WORK_GROUP_SIZE", "lots"},
+        {"SDK_PNG_DEFLATE", "zlib"},        {"SDK_JPEG_IDCT", "gpu"}};
     for (const auto& [variable, value] : settings) {
         SCOPED_TRACE(std::string(variable) + "=" + value);
         RunOptions options;
@@ -42,7 +39,10 @@ TEST_F(BadInput, CacheHomeThatIsAFileIsNamed)
     const std::string saved = previous ? previous : "";
     ::setenv("XDG_CACHE_HOME", not_a_folder.c_str(), 1);
     const Outcome outcome = run_program(samples_.front(), reading(input), inputs_, logs_);
-    if (previous) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1); else ::unsetenv("XDG_CACHE_HOME");
+    if (previous)
+        ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+    else
+        ::unsetenv("XDG_CACHE_HOME");
     if (outcome.exited && outcome.status == 0)
         GTEST_SKIP() << "a device other than PoCL ran: nothing to name";
     EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how;

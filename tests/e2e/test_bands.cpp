@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// End to end: runs in bands (common/runtime/bands.hpp) write exactly the bytes of the whole-image run.
-// Every sample on the device pipeline is run as a child process on random images of awkward
+// End to end: runs in bands (common/runtime/bands.hpp) write exactly the bytes of the whole-image
+// run. Every sample on the device pipeline is run as a child process on random images of awkward
 // sizes, whole and cut into bands (--band-rows 1 and 7, one band taller than the image, and
 // SDK_MAX_ALLOC_BYTES forcing the device's limit down), and the output files are compared byte
 // for byte. To keep the launches reasonable (each starts PoCL) the product is covered in
@@ -60,22 +60,23 @@ std::string seven_by_seven()
 
 std::vector<Filter> every_filter()
 {
-    std::vector<Filter> filters{kSobel16x1,
-                                {"sobel", {"--variant", "16x4"}, 1},
-                                {"sobel", {"--variant", "16x4-packed"}, 1},
-                                {"sobel", {"--variant", "local"}, 1},
-                                {"sobel", {"--variant", "image"}, 1},
-                                kFir,
-                                // A 7x7 window: a halo of 3 rows.
-                                {"fir_float", {"--size", "7", "--coefficients", seven_by_seven()},
-                                 3}};
+    std::vector<Filter> filters{
+        kSobel16x1,
+        {"sobel", {"--variant", "16x4"}, 1},
+        {"sobel", {"--variant", "16x4-packed"}, 1},
+        {"sobel", {"--variant", "local"}, 1},
+        {"sobel", {"--variant", "image"}, 1},
+        kFir,
+        // A 7x7 window: a halo of 3 rows.
+        {"fir_float", {"--size", "7", "--coefficients", seven_by_seven()}, 3}};
     for (const std::string operation : {"dilate", "erode", "close", "open"})
-        filters.push_back({"morphology_packed", {"--op", operation, "--shape", "diamond"},
+        filters.push_back({"morphology_packed",
+                           {"--op", operation, "--shape", "diamond"},
                            operation == "close" || operation == "open" ? 4u : 2u});
     // A taller element, its halo H / 2 rows a pass. (The square stays last: the tests below take
     // every_filter().back() as the morphology.)
-    filters.push_back({"morphology_packed",
-                       {"--op", "close", "--shape", "ellipse", "--size", "9x7"}, 6});
+    filters.push_back(
+        {"morphology_packed", {"--op", "close", "--shape", "ellipse", "--size", "9x7"}, 6});
     filters.push_back({"morphology_packed", {"--op", "close", "--shape", "square"}, 2});
     return filters;
 }
@@ -85,7 +86,9 @@ std::vector<Filter> every_filter()
 // forces bands of a few rows.
 std::uint64_t widest_row_bytes(const Filter& filter, int width)
 {
-    const auto padded = [](std::uint64_t bytes, std::uint64_t to) { return (bytes + to - 1) / to * to; };
+    const auto padded = [](std::uint64_t bytes, std::uint64_t to) {
+        return (bytes + to - 1) / to * to;
+    };
     const std::uint64_t pixels = static_cast<std::uint64_t>(width);
     std::uint64_t widest = padded(3 * pixels, 4);
     if (filter.sample == "sobel") widest = std::max(widest, padded(pixels, 64));
@@ -117,8 +120,9 @@ protected:
         spec.height = top_down ? -size.height : size.height;
         std::uniform_int_distribution<std::uint32_t> colour(0, 0xFFFFFF);
         for (int i = 0; i < size.width * size.height; ++i) spec.values.push_back(colour(random_));
-        const fs::path path = root_ / ("input-" + std::to_string(size.width) + "x" +
-                                       std::to_string(size.height) + (top_down ? "-td" : "") + ".bmp");
+        const fs::path path =
+            root_ / ("input-" + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                     (top_down ? "-td" : "") + ".bmp");
         const std::vector<std::uint8_t> bytes = bmptest::build_bmp(spec);
         sdk::write_file_atomically(path, bytes.data(), bytes.size());
         return path;
@@ -132,8 +136,8 @@ protected:
         std::vector<std::string> arguments{"-i", input.string(), "-o", output.string()};
         arguments.insert(arguments.end(), filter.options.begin(), filter.options.end());
         arguments.insert(arguments.end(), extra.begin(), extra.end());
-        const Outcome outcome = run_program(sdk::executable_directory() / filter.sample,
-                                            arguments, root_, logs_, options);
+        const Outcome outcome = run_program(sdk::executable_directory() / filter.sample, arguments,
+                                            root_, logs_, options);
         EXPECT_TRUE(outcome.exited && outcome.status == 0)
             << outcome.how << "; stderr: " << outcome.err << "\nstdout: " << outcome.out;
         EXPECT_EQ(outcome.err, "");
@@ -143,8 +147,8 @@ protected:
     // The whole-image run's output, then each banded run's compared with it byte for byte.
     void expect_bands_match_whole(const Filter& filter, const fs::path& input, const Size& size,
                                   const std::vector<std::string>& options,
-                                  const std::vector<std::string>& band_rows,
-                                  bool forced_limit, const std::string& extension = ".bmp")
+                                  const std::vector<std::string>& band_rows, bool forced_limit,
+                                  const std::string& extension = ".bmp")
     {
         SCOPED_TRACE(describe(filter) + " on " + input.filename().string());
         const fs::path whole = root_ / ("whole" + extension);
@@ -164,8 +168,8 @@ protected:
         for (const std::string& rows : band_rows) {
             std::vector<std::string> banded = options;
             banded.insert(banded.end(), {"--band-rows", rows});
-            const std::string log =
-                compare("--band-rows " + rows, run(filter, input, root_ / ("banded" + extension), banded));
+            const std::string log = compare(
+                "--band-rows " + rows, run(filter, input, root_ / ("banded" + extension), banded));
             // Bands were really used whenever they cut the image: the test can fail.
             if (std::stoul(rows) < static_cast<std::size_t>(size.height)) {
                 EXPECT_NE(log.find("Bands:"), std::string::npos) << log;
@@ -176,11 +180,12 @@ protected:
             RunOptions limited;
             limited.environment["SDK_MAX_ALLOC_BYTES"] =
                 std::to_string((2 * filter.halo + 2) * widest_row_bytes(filter, size.width));
-            const std::string log = compare(
-                "SDK_MAX_ALLOC_BYTES " + limited.environment["SDK_MAX_ALLOC_BYTES"],
-                run(filter, input, root_ / ("banded" + extension), options, limited));
+            const std::string log =
+                compare("SDK_MAX_ALLOC_BYTES " + limited.environment["SDK_MAX_ALLOC_BYTES"],
+                        run(filter, input, root_ / ("banded" + extension), options, limited));
             if (static_cast<std::size_t>(size.height) > 2 * filter.halo + 2) {
-                EXPECT_NE(log.find("because the device allocates at most"), std::string::npos) << log;
+                EXPECT_NE(log.find("because the device allocates at most"), std::string::npos)
+                    << log;
             }
         }
         fs::remove(whole);
@@ -221,11 +226,12 @@ TEST_F(Bands, ADeviceTooSmallToTuneOnRunsTheDefault)
 {
     const Size size{37, 23};
     const fs::path input = random_bmp(size);
-    for (const Filter& filter : {Filter{"sobel", {}, 1}, Filter{"fir_float", {}, 1},
-                                 Filter{"morphology_packed", {}, 4}}) {
+    for (const Filter& filter :
+         {Filter{"sobel", {}, 1}, Filter{"fir_float", {}, 1}, Filter{"morphology_packed", {}, 4}}) {
         SCOPED_TRACE(filter.sample);
         RunOptions limited;
-        limited.environment["SDK_TUNING_CACHE"] = (root_ / (filter.sample + "-tuning.txt")).string();
+        limited.environment["SDK_TUNING_CACHE"] =
+            (root_ / (filter.sample + "-tuning.txt")).string();
         limited.environment["SDK_MAX_ALLOC_BYTES"] =
             std::to_string((2 * filter.halo + 2) * widest_row_bytes(filter, size.width));
         const std::string log = run(filter, input, root_ / "small.bmp", {"--verify"}, limited);
@@ -294,8 +300,8 @@ TEST_F(Bands, TruncatedInputFoundMidBandsLeavesNothing)
     fs::create_directory(outputs);
     for (const Filter& filter : {kSobel16x1, kFir, every_filter().back()}) {
         SCOPED_TRACE(describe(filter));
-        std::vector<std::string> arguments{"-i", input.string(), "-o",
-                                           (outputs / "result.bmp").string(), "--band-rows", "2"};
+        std::vector<std::string> arguments{
+            "-i", input.string(), "-o", (outputs / "result.bmp").string(), "--band-rows", "2"};
         arguments.insert(arguments.end(), filter.options.begin(), filter.options.end());
         const Outcome outcome =
             run_program(sdk::executable_directory() / filter.sample, arguments, root_, logs_);
@@ -316,7 +322,8 @@ TEST_F(Bands, HostCopiesAreAssembledFromTheBands)
             SCOPED_TRACE(describe(filter) + " on " + input.filename().string());
             filter.options.push_back("--verify");
             if (filter.sample == "sobel") filter.options.push_back("--save-gradients");
-            const auto files_of = [&](const std::string& name, const std::vector<std::string>& extra) {
+            const auto files_of = [&](const std::string& name,
+                                      const std::vector<std::string>& extra) {
                 const fs::path folder = root_ / name;
                 fs::create_directory(folder);
                 std::vector<std::string> options = extra;
@@ -326,7 +333,8 @@ TEST_F(Bands, HostCopiesAreAssembledFromTheBands)
                 std::map<std::string, std::vector<std::uint8_t>> files;
                 for (const auto& entry : fs::recursive_directory_iterator(folder))
                     if (entry.is_regular_file())
-                        files[fs::relative(entry.path(), folder).string()] = sdk::read_file(entry.path());
+                        files[fs::relative(entry.path(), folder).string()] =
+                            sdk::read_file(entry.path());
                 fs::remove_all(folder);
                 return std::make_pair(files, log);
             };
@@ -347,9 +355,9 @@ TEST_F(Bands, IterationsAreAUsageErrorWithBands)
     fs::create_directory(outputs);
     for (const Filter& filter : {kSobel16x1, kFir, every_filter().back()}) {
         SCOPED_TRACE(describe(filter));
-        std::vector<std::string> arguments{"-i", input.string(), "-o",
-                                           (outputs / "result.bmp").string(), "--band-rows", "2",
-                                           "-n", "3"};
+        std::vector<std::string> arguments{
+            "-i", input.string(), "-o", (outputs / "result.bmp").string(), "--band-rows",
+            "2",  "-n",           "3"};
         const Outcome outcome =
             run_program(sdk::executable_directory() / filter.sample, arguments, root_, logs_);
         EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << outcome.err;
@@ -372,10 +380,10 @@ TEST_F(Bands, MalformedAllocationLimitIsRefused)
         SCOPED_TRACE(value);
         RunOptions limited;
         limited.environment["SDK_MAX_ALLOC_BYTES"] = value;
-        const Outcome outcome =
-            run_program(sdk::executable_directory() / "sobel",
-                        {"-i", input.string(), "-o", (root_ / "result.bmp").string(), "--variant", "16x1"},
-                        root_, logs_, limited);
+        const Outcome outcome = run_program(
+            sdk::executable_directory() / "sobel",
+            {"-i", input.string(), "-o", (root_ / "result.bmp").string(), "--variant", "16x1"},
+            root_, logs_, limited);
         EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << outcome.err;
         EXPECT_NE(outcome.err.find("SDK_MAX_ALLOC_BYTES='" + value + "'"), std::string::npos)
             << outcome.err;

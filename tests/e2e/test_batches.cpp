@@ -60,7 +60,8 @@ std::vector<std::uint8_t> bmp_photo(int width, int height, unsigned seed)
     spec.height = height;
     const auto bytes = noise(static_cast<std::size_t>(width) * height * 3, seed);
     for (std::size_t i = 0; i < bytes.size(); i += 3)
-        spec.values.push_back(std::uint32_t{bytes[i]} << 16 | std::uint32_t{bytes[i + 1]} << 8 | bytes[i + 2]);
+        spec.values.push_back(std::uint32_t{bytes[i]} << 16 | std::uint32_t{bytes[i + 1]} << 8 |
+                              bytes[i + 2]);
     return bmptest::build_bmp(spec);
 }
 
@@ -72,7 +73,8 @@ std::vector<std::uint8_t> png_photo(std::uint32_t width, std::uint32_t height, i
     spec.height = height;
     spec.colour_type = colour_type;
     const auto channels = static_cast<std::size_t>(codectest::stored_channels(colour_type));
-    for (const std::uint8_t value : noise(width * height * channels, seed)) spec.samples.push_back(value);
+    for (const std::uint8_t value : noise(width * height * channels, seed))
+        spec.samples.push_back(value);
     return codectest::build_png(spec);
 }
 
@@ -142,7 +144,8 @@ protected:
         fs::remove_all(root_, ignored);
     }
 
-    fs::path add_photo(const fs::path& folder, const std::string& name, const std::vector<std::uint8_t>& bytes)
+    fs::path add_photo(const fs::path& folder, const std::string& name,
+                       const std::vector<std::uint8_t>& bytes)
     {
         fs::create_directories(folder);
         sdk::write_file_atomically(folder / name, bytes.data(), bytes.size());
@@ -160,7 +163,8 @@ protected:
         add_photo(folder, "e-1x40.bmp", bmp_photo(1, 40, 5));
         add_photo(folder, "f-70x2.jpg", jpeg_photo(70, 2, 6));
         add_photo(folder, "g-130x67.bmp", bmp_photo(130, 67, 7));
-        add_photo(folder, "notes.txt", {'n', 'o', 't', ' ', 'a', 'n', ' ', 'i', 'm', 'a', 'g', 'e'});
+        add_photo(folder, "notes.txt",
+                  {'n', 'o', 't', ' ', 'a', 'n', ' ', 'i', 'm', 'a', 'g', 'e'});
     }
 
     Outcome run(const std::string& sample, const std::vector<std::string>& arguments,
@@ -170,15 +174,16 @@ protected:
     }
 
     // What a single run of `sample` writes for `photo` as `name`.
-    std::string single_result(const std::string& sample, const fs::path& photo, const std::string& name,
-                              const std::vector<std::string>& extra = {})
+    std::string single_result(const std::string& sample, const fs::path& photo,
+                              const std::string& name, const std::vector<std::string>& extra = {})
     {
         const fs::path output = root_ / "single" / name;
         fs::create_directories(output.parent_path());
         std::vector<std::string> arguments{"-q", "-i", photo.string(), "-o", output.string()};
         arguments.insert(arguments.end(), extra.begin(), extra.end());
         const Outcome outcome = run(sample, arguments);
-        EXPECT_TRUE(outcome.exited && outcome.status == 0) << sample << " " << photo << ": " << outcome.err;
+        EXPECT_TRUE(outcome.exited && outcome.status == 0)
+            << sample << " " << photo << ": " << outcome.err;
         const std::string bytes = fs::exists(output) ? read_text(output) : "<none>";
         fs::remove(output);
         return bytes;
@@ -193,7 +198,8 @@ protected:
         const auto before = files_under(root_ / "photos");
         const bool had_results = fs::exists(root_ / "results");
         const Outcome outcome = run(sample, arguments);
-        EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << ": " << outcome.err;
+        EXPECT_TRUE(outcome.exited && outcome.status == kUsageError)
+            << outcome.how << ": " << outcome.err;
         EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
         EXPECT_EQ(outcome.err.rfind(sample + ": ", 0), 0u) << outcome.err;
         EXPECT_NE(outcome.err.find(phrase), std::string::npos) << outcome.err;
@@ -212,7 +218,8 @@ protected:
 TEST_F(Batches, EveryResultIsTheSingleRunsBytes)
 {
     add_awkward_photos(photos_);
-    const std::vector<std::string> stems{"a-1x1", "b-2x3", "c-17x5", "d-37x29", "e-1x40", "f-70x2", "g-130x67"};
+    const std::vector<std::string> stems{"a-1x1",  "b-2x3",  "c-17x5",  "d-37x29",
+                                         "e-1x40", "f-70x2", "g-130x67"};
     for (const std::string& sample : sample_names()) {
         SCOPED_TRACE(sample);
         std::map<std::string, std::string> expected;
@@ -221,22 +228,27 @@ TEST_F(Batches, EveryResultIsTheSingleRunsBytes)
             const std::string stem = entry.path().stem().string();
             expected[stem + ".png"] = single_result(sample, entry.path(), stem + ".png");
             if (stem == "c-17x5" || stem == "g-130x67")
-                expected["bmp/" + stem + ".bmp"] = single_result(sample, entry.path(), stem + ".bmp");
+                expected["bmp/" + stem + ".bmp"] =
+                    single_result(sample, entry.path(), stem + ".bmp");
         }
         ASSERT_EQ(expected.size(), stems.size() + 2);
         for (const char* jobs : {"1", "3"}) {
             SCOPED_TRACE(std::string("-j ") + jobs);
             const fs::path results = root_ / "results";
-            const Outcome folder = run(sample, {"-i", photos_.string(), "-o", results.string(), "-j", jobs});
+            const Outcome folder =
+                run(sample, {"-i", photos_.string(), "-o", results.string(), "-j", jobs});
             EXPECT_TRUE(folder.exited && folder.status == 0) << folder.how << ": " << folder.err;
             EXPECT_EQ(folder.err, "");
             for (const std::string& stem : stems)
-                EXPECT_NE(folder.out.find("Wrote " + (results / (stem + ".png")).string()), std::string::npos) << folder.out;
-            EXPECT_NE(folder.out.find("Batch: 7 of 7 photos written"), std::string::npos) << folder.out;
-            const Outcome listed = run(sample, {"-i", (photos_ / "c-17x5.jpg").string(),
-                                                (photos_ / "g-130x67.bmp").string(), "-o",
-                                                (results / "bmp").string(), "--output-format", "bmp",
-                                                "-q", "-j", jobs});
+                EXPECT_NE(folder.out.find("Wrote " + (results / (stem + ".png")).string()),
+                          std::string::npos)
+                    << folder.out;
+            EXPECT_NE(folder.out.find("Batch: 7 of 7 photos written"), std::string::npos)
+                << folder.out;
+            const Outcome listed =
+                run(sample,
+                    {"-i", (photos_ / "c-17x5.jpg").string(), (photos_ / "g-130x67.bmp").string(),
+                     "-o", (results / "bmp").string(), "--output-format", "bmp", "-q", "-j", jobs});
             EXPECT_TRUE(listed.exited && listed.status == 0) << listed.how << ": " << listed.err;
             EXPECT_EQ(listed.out, "");  // -q: nothing but errors
             auto written = files_under(results);
@@ -262,8 +274,10 @@ TEST_F(Batches, ABadPhotoInTheMiddleCostsOnlyItself)
             {"1-first.png", single_result(sample, photos_ / "1-first.bmp", "1.png")},
             {"3-last.png", single_result(sample, photos_ / "3-last.png", "3.png")}};
         const fs::path results = root_ / "results";
-        const Outcome outcome = run(sample, {"-i", photos_.string(), "-o", results.string(), "-j", "1"});
-        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+        const Outcome outcome =
+            run(sample, {"-i", photos_.string(), "-o", results.string(), "-j", "1"});
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure)
+            << outcome.how << ": " << outcome.err;
         EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
         EXPECT_EQ(outcome.err.rfind(sample + ": ", 0), 0u) << outcome.err;
         EXPECT_NE(outcome.err.find("2-broken.jpg"), std::string::npos) << outcome.err;
@@ -330,7 +344,8 @@ TEST_F(Batches, AFirstPhotoRefusedAtItsHeaderWithoutTraceWritesEveryGoodPhoto)
         SCOPED_TRACE("attempt " + std::to_string(attempt));
         const Outcome outcome =
             run("sobel", {"-i", photos_.string(), "-o", results.string(), "-j", "2"});
-        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure)
+            << outcome.how << ": " << outcome.err;
         EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
         EXPECT_NE(outcome.err.find("a.png"), std::string::npos) << outcome.err;
         EXPECT_NE(outcome.out.find("3 of 4 photos written"), std::string::npos) << outcome.out;
@@ -349,7 +364,8 @@ TEST_F(Batches, NoPhotoWrittenLeavesNoFolder)
 {
     add_photo(photos_, "x.bmp", {'B', 'M', 0, 0});
     add_photo(photos_, "y.bmp", {'B', 'M', 1, 1});
-    const Outcome outcome = run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string()});
+    const Outcome outcome =
+        run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string()});
     EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
     EXPECT_EQ(count_lines(outcome.err), 2u) << outcome.err;
     EXPECT_FALSE(fs::exists(root_ / "results"));
@@ -365,7 +381,8 @@ TEST_F(Batches, AMistypedLimitSettingStopsTheBatchAsAUsageError)
     options.environment["SDK_MAX_WORK_GROUP_SIZE"] = "many";
     const Outcome outcome =
         run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string()}, options);
-    EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << ": " << outcome.err;
+    EXPECT_TRUE(outcome.exited && outcome.status == kUsageError)
+        << outcome.how << ": " << outcome.err;
     EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
     EXPECT_NE(outcome.err.find("SDK_MAX_WORK_GROUP_SIZE='many'"), std::string::npos) << outcome.err;
     EXPECT_FALSE(fs::exists(root_ / "results"));
@@ -384,29 +401,34 @@ TEST_F(Batches, RefusedUpFront)
                        "would both be written as");
         expect_refused(sample, {"-i", a.string(), b.string(), a.string(), "-o", results},
                        "is in the batch twice");
-        expect_refused(sample, {"-i", photos_.string(), (photos_ / "." / "b.png").string(), "-o", results},
+        expect_refused(sample,
+                       {"-i", photos_.string(), (photos_ / "." / "b.png").string(), "-o", results},
                        "is in the batch twice");
         expect_refused(sample, {"-i", a.string(), b.string()}, "a batch needs -o FOLDER");
-        expect_refused(sample, {"-i", photos_.string(), "-o", photos_.string()}, "would replace the input");
+        expect_refused(sample, {"-i", photos_.string(), "-o", photos_.string()},
+                       "would replace the input");
         for (const std::vector<std::string>& single_run : std::vector<std::vector<std::string>>{
-                 {"--save-raw", (root_ / "raw").string()},
-                 {"--floor"},
-                 {"-n", "3"}}) {
+                 {"--save-raw", (root_ / "raw").string()}, {"--floor"}, {"-n", "3"}}) {
             std::vector<std::string> arguments{"-i", photos_.string(), "-o", results};
             arguments.insert(arguments.end(), single_run.begin(), single_run.end());
             expect_refused(sample, arguments, "is not for a batch");
         }
         expect_refused(sample, {"-i", a.string(), b.string(), "-o", results, "--trace", b.string()},
                        "is one of the batch's photos or results");
-        expect_refused(sample, {"-i", a.string(), "-o", (root_ / "one.bmp").string(), "--output-format", "png"},
-                       "--output-format: a batch's option");
+        expect_refused(
+            sample,
+            {"-i", a.string(), "-o", (root_ / "one.bmp").string(), "--output-format", "png"},
+            "--output-format: a batch's option");
         expect_refused(sample, {"-i", a.string(), "-o", (root_ / "one.bmp").string(), "-j", "2"},
                        "--jobs: a batch's option");
-        expect_refused(sample, {"-i", a.string(), "-o", (root_ / "one.bmp").string(), "--devices", "all"},
+        expect_refused(sample,
+                       {"-i", a.string(), "-o", (root_ / "one.bmp").string(), "--devices", "all"},
                        "--devices: a batch's option");
     }
-    expect_refused("sobel", {"-i", photos_.string(), "-o", results, "--save-gradients"}, "is not for a batch");
-    expect_refused("fir_float", {"-i", photos_.string(), "-o", results, "--retune"}, "is not for a batch");
+    expect_refused("sobel", {"-i", photos_.string(), "-o", results, "--save-gradients"},
+                   "is not for a batch");
+    expect_refused("fir_float", {"-i", photos_.string(), "-o", results, "--retune"},
+                   "is not for a batch");
     // An output folder that is a file: refused, and the file left as it was.
     sdk::write_file_atomically(root_ / "results", reinterpret_cast<const std::uint8_t*>("file"), 4);
     for (const std::string& sample : sample_names()) {
@@ -430,7 +452,8 @@ TEST_F(Batches, TraceIsCheckedAsASingleRunsOutputBeforeAnyPhoto)
         SCOPED_TRACE(trace);
         const Outcome outcome = run("sobel", {"-q", "-i", photos_.string(), "-o", results.string(),
                                               "--trace", trace.string()});
-        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure)
+            << outcome.how << ": " << outcome.err;
         EXPECT_EQ(count_lines(outcome.err), 1u) << outcome.err;
         EXPECT_NE(outcome.err.find(trace.string()), std::string::npos) << outcome.err;
         EXPECT_FALSE(fs::exists(results)) << "a photo was written before the trace was checked";
@@ -442,8 +465,8 @@ TEST_F(Batches, TraceIsCheckedAsASingleRunsOutputBeforeAnyPhoto)
     const fs::path target = root_ / "target.json", link = root_ / "link.json";
     sdk::write_file_atomically(target, reinterpret_cast<const std::uint8_t*>("old"), 3);
     fs::create_symlink(target, link);
-    const Outcome outcome = run("sobel", {"-q", "-i", photos_.string(), "-o", results.string(),
-                                          "--trace", link.string()});
+    const Outcome outcome = run(
+        "sobel", {"-q", "-i", photos_.string(), "-o", results.string(), "--trace", link.string()});
     EXPECT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
     EXPECT_TRUE(fs::is_symlink(link));
     EXPECT_EQ(read_text(target).rfind("{\"traceEvents\": [", 0), 0u);
@@ -456,8 +479,9 @@ TEST_F(Batches, NoPhotoWrittenLeavesNoneOfTheFoldersItMade)
 {
     add_photo(photos_, "x.bmp", {'B', 'M', 0, 0});
     fs::create_directory(root_ / "kept");
-    const Outcome outcome = run("sobel", {"-q", "-i", photos_.string(), "-o",
-                                          (root_ / "kept" / "new" / "deeper" / "results").string()});
+    const Outcome outcome =
+        run("sobel", {"-q", "-i", photos_.string(), "-o",
+                      (root_ / "kept" / "new" / "deeper" / "results").string()});
     EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
     EXPECT_TRUE(fs::is_directory(root_ / "kept"));
     EXPECT_FALSE(fs::exists(root_ / "kept" / "new"));
@@ -471,10 +495,11 @@ TEST_F(Batches, TheSummaryOfAStoppedBatchCountsThePhotosNotStarted)
     add_photo(photos_, "2.bmp", bmp_photo(8, 8, 27));  // --roi below does not fit in it
     add_photo(photos_, "3.bmp", bmp_photo(40, 30, 28));
     add_photo(photos_, "4.bmp", bmp_photo(40, 30, 29));
-    const Outcome outcome = run("morphology_packed", {"-i", photos_.string(), "-o",
-                                                      (root_ / "results").string(), "-j", "1",
-                                                      "--roi", "0,0,16,16"});
-    EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << ": " << outcome.err;
+    const Outcome outcome =
+        run("morphology_packed", {"-i", photos_.string(), "-o", (root_ / "results").string(), "-j",
+                                  "1", "--roi", "0,0,16,16"});
+    EXPECT_TRUE(outcome.exited && outcome.status == kUsageError)
+        << outcome.how << ": " << outcome.err;
     EXPECT_NE(outcome.out.find("1 of 4 photos written"), std::string::npos) << outcome.out;
     EXPECT_NE(outcome.out.find("1 failed; 2 not started"), std::string::npos) << outcome.out;
 }
@@ -487,8 +512,9 @@ TEST_F(Batches, ADanglingLinkAsTheOutputFolderIsRefusedSayingSo)
     add_photo(photos_, "b.bmp", bmp_photo(8, 8, 31));
     const fs::path dangling = root_ / "dang";
     fs::create_symlink(root_ / "nowhere", dangling);
-    expect_refused("sobel", {"-i", photos_.string(), "-o", dangling.string()},
-                   "a symbolic link to '" + (root_ / "nowhere").string() + "', which does not exist");
+    expect_refused(
+        "sobel", {"-i", photos_.string(), "-o", dangling.string()},
+        "a symbolic link to '" + (root_ / "nowhere").string() + "', which does not exist");
     EXPECT_TRUE(fs::is_symlink(dangling));
     EXPECT_FALSE(fs::exists(root_ / "nowhere"));
 }
@@ -500,9 +526,11 @@ TEST_F(Batches, MorphologysEmptyRegionAndSizeAreUsageErrors)
     const fs::path photo = add_photo(photos_, "a.bmp", bmp_photo(8, 8, 32));
     for (const char* option : {"--roi", "--size"}) {
         SCOPED_TRACE(option);
-        const Outcome outcome = run("morphology_packed", {"-i", photo.string(), "-o",
-                                                          (root_ / "out.bmp").string(), option, ""});
-        EXPECT_TRUE(outcome.exited && outcome.status == kUsageError) << outcome.how << ": " << outcome.err;
+        const Outcome outcome =
+            run("morphology_packed",
+                {"-i", photo.string(), "-o", (root_ / "out.bmp").string(), option, ""});
+        EXPECT_TRUE(outcome.exited && outcome.status == kUsageError)
+            << outcome.how << ": " << outcome.err;
         EXPECT_NE(outcome.err.find(option), std::string::npos) << outcome.err;
         EXPECT_FALSE(fs::exists(root_ / "out.bmp"));
     }
@@ -516,7 +544,8 @@ TEST_F(Batches, ControlCharactersInNamesArePrintedEscaped)
     add_photo(photos_, "clear\x1b[2J.bmp", bmp_photo(8, 8, 33));
     add_photo(photos_, "two\nlines.bmp", bmp_photo(8, 8, 34));
     add_photo(photos_, "bad\x1b[31m.bmp", {'B', 'M', 0, 0});
-    const Outcome outcome = run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string(), "-j", "1"});
+    const Outcome outcome =
+        run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string(), "-j", "1"});
     EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
     EXPECT_EQ(outcome.out.find('\x1b'), std::string::npos) << outcome.out;
     EXPECT_EQ(outcome.err.find('\x1b'), std::string::npos) << outcome.err;
@@ -532,8 +561,8 @@ TEST_F(Batches, ControlCharactersInNamesArePrintedEscaped)
 TEST_F(Batches, SixtyFourJobsAreTaken)
 {
     add_awkward_photos(photos_);
-    const Outcome outcome = run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string(),
-                                          "-j", "64"});
+    const Outcome outcome =
+        run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string(), "-j", "64"});
     ASSERT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
     EXPECT_EQ(outcome.err, "");
     EXPECT_NE(outcome.out.find("Batch: 7 of 7 photos written"), std::string::npos) << outcome.out;
@@ -547,10 +576,11 @@ TEST_F(Batches, DevicesAllWritesTheSameResults)
 {
     add_awkward_photos(photos_);
     const fs::path one = root_ / "one", all = root_ / "all";
-    const Outcome alone = run("sobel", {"-i", photos_.string(), "-o", one.string(), "-q", "-j", "3"});
+    const Outcome alone =
+        run("sobel", {"-i", photos_.string(), "-o", one.string(), "-q", "-j", "3"});
     ASSERT_TRUE(alone.exited && alone.status == 0) << alone.how << ": " << alone.err;
-    const Outcome spread = run("sobel", {"-i", photos_.string(), "-o", all.string(), "-j", "3",
-                                         "--devices", "all"});
+    const Outcome spread =
+        run("sobel", {"-i", photos_.string(), "-o", all.string(), "-j", "3", "--devices", "all"});
     ASSERT_TRUE(spread.exited && spread.status == 0) << spread.how << ": " << spread.err;
     EXPECT_NE(spread.out.find("Batch: 7 of 7 photos written"), std::string::npos) << spread.out;
     EXPECT_EQ(files_under(all), files_under(one));
@@ -565,8 +595,9 @@ TEST_F(Batches, TraceShowsEveryPhotosStages)
     add_photo(photos_, "two.jpg", jpeg_photo(33, 17, 42));
     add_photo(photos_, "three.png", png_photo(17, 5, PNG_COLOR_TYPE_RGB, 43));
     const fs::path trace = root_ / "batch-trace.json";
-    const Outcome outcome = run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string(),
-                                          "-j", "2", "--trace", trace.string()});
+    const Outcome outcome =
+        run("sobel", {"-i", photos_.string(), "-o", (root_ / "results").string(), "-j", "2",
+                      "--trace", trace.string()});
     ASSERT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
     EXPECT_NE(outcome.out.find("Wrote " + trace.string()), std::string::npos) << outcome.out;
     const std::string json = read_text(trace);
@@ -614,9 +645,11 @@ TEST_F(Batches, StoppedMidBatchKeepsWhatWasWrittenAndLeavesNoTemporary)
     // no signal came while they were written.
     const int photos = 24;
     for (int photo = 0; photo < photos; ++photo)
-        add_photo(photos_, "photo-" + std::to_string(10 + photo) + ".bmp", bmp_photo(1024, 768, 30u + photo));
+        add_photo(photos_, "photo-" + std::to_string(10 + photo) + ".bmp",
+                  bmp_photo(1024, 768, 30u + photo));
     const fs::path results = root_ / "results";
-    const std::vector<std::string> arguments{"-i", photos_.string(), "-o", results.string(), "-q", "-j", "2"};
+    const std::vector<std::string> arguments{
+        "-i", photos_.string(), "-o", results.string(), "-q", "-j", "2"};
     const auto start = std::chrono::steady_clock::now();
     const Outcome whole = run("sobel", arguments);
     const auto length = std::chrono::steady_clock::now() - start;
@@ -634,9 +667,12 @@ TEST_F(Batches, StoppedMidBatchKeepsWhatWasWrittenAndLeavesNoTemporary)
         const int signal_number = moment % 2 ? SIGTERM : SIGINT;
         const bool timed = moment < timed_moments;
         const auto delay = length * 0.9 * (moment + 0.5) / timed_moments;
-        SCOPED_TRACE("signal " + std::to_string(signal_number) +
-                     (timed ? " after " + std::to_string(std::chrono::duration<double, std::milli>(delay).count()) + " ms"
-                            : std::string(" after the first result")));
+        SCOPED_TRACE(
+            "signal " + std::to_string(signal_number) +
+            (timed ? " after " +
+                         std::to_string(std::chrono::duration<double, std::milli>(delay).count()) +
+                         " ms"
+                   : std::string(" after the first result")));
         const Started started = start_program(program("sobel"), arguments, root_, logs_);
         if (timed)
             std::this_thread::sleep_for(delay);
@@ -644,7 +680,8 @@ TEST_F(Batches, StoppedMidBatchKeepsWhatWasWrittenAndLeavesNoTemporary)
             first_result_appears(results, length * 4);
         ::kill(started.pid, signal_number);
         const Outcome outcome = wait_for(started);
-        EXPECT_TRUE(outcome.exited ? outcome.status == 0 : outcome.signal == signal_number) << outcome.how;
+        EXPECT_TRUE(outcome.exited ? outcome.status == 0 : outcome.signal == signal_number)
+            << outcome.how;
         if (fs::exists(results)) {
             EXPECT_EQ(temporaries_in(results), "");
             const auto written = files_under(results);
@@ -653,7 +690,8 @@ TEST_F(Batches, StoppedMidBatchKeepsWhatWasWrittenAndLeavesNoTemporary)
                 EXPECT_TRUE(expected != complete.end() && expected->second == bytes)
                     << name << " is not a whole result";
             }
-            if (!outcome.exited && !written.empty() && written.size() < complete.size()) ++stopped_part_way;
+            if (!outcome.exited && !written.empty() && written.size() < complete.size())
+                ++stopped_part_way;
             fs::remove_all(results);
         }
     }
@@ -666,14 +704,16 @@ TEST_F(Batches, StoppedMidBatchKeepsWhatWasWrittenAndLeavesNoTemporary)
 TEST_F(Batches, AReaderThatLeavesStopsTheBatchKeepingEveryResult)
 {
     for (int photo = 0; photo < 12; ++photo)
-        add_photo(photos_, "p" + std::to_string(10 + photo) + ".bmp", bmp_photo(512, 384, 60u + photo));
+        add_photo(photos_, "p" + std::to_string(10 + photo) + ".bmp",
+                  bmp_photo(512, 384, 60u + photo));
     const fs::path results = root_ / "results";
     const Outcome first = run("sobel", {"-q", "-i", photos_.string(), "-o", results.string()});
     ASSERT_TRUE(first.exited && first.status == 0) << first.err;
     const auto earlier = files_under(results);
     ASSERT_EQ(earlier.size(), 12u);
     const std::string sobel = program("sobel").string();
-    std::vector<std::string> words{sobel, "-i", photos_.string(), "-o", results.string(), "-j", "2"};
+    std::vector<std::string> words{sobel, "-i", photos_.string(), "-o", results.string(),
+                                   "-j",  "2"};
     std::vector<char*> argv;
     for (auto& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
@@ -712,16 +752,19 @@ TEST_F(Batches, AReaderThatLeavesStopsTheBatchKeepingEveryResult)
 TEST_F(Batches, SigquitStopsTheBatchAndLeavesNoTemporary)
 {
     for (int photo = 0; photo < 24; ++photo)
-        add_photo(photos_, "p" + std::to_string(10 + photo) + ".bmp", bmp_photo(1024, 768, 80u + photo));
+        add_photo(photos_, "p" + std::to_string(10 + photo) + ".bmp",
+                  bmp_photo(1024, 768, 80u + photo));
     const fs::path results = root_ / "results";
     // SIGQUIT's default action dumps core: not wanted here (the child inherits the limit).
     struct rlimit core {};
     ::getrlimit(RLIMIT_CORE, &core);
-    const struct rlimit no_core {0, core.rlim_max};
+    const struct rlimit no_core {
+        0, core.rlim_max
+    };
     ::setrlimit(RLIMIT_CORE, &no_core);
-    const Started started = start_program(program("sobel"), {"-q", "-i", photos_.string(), "-o",
-                                                             results.string(), "-j", "2"},
-                                          root_, logs_);
+    const Started started = start_program(
+        program("sobel"), {"-q", "-i", photos_.string(), "-o", results.string(), "-j", "2"}, root_,
+        logs_);
     ::setrlimit(RLIMIT_CORE, &core);
     // Once the first result is there: the device started, photos in flight.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -740,12 +783,15 @@ TEST_F(Batches, SigquitStopsTheBatchAndLeavesNoTemporary)
 TEST_F(Batches, OnATerminalALongBatchShowsItsProgress)
 {
     for (int photo = 0; photo < 20; ++photo)
-        add_photo(photos_, "photo-" + std::to_string(10 + photo) + ".bmp", bmp_photo(2048, 1536, 50u + photo));
+        add_photo(photos_, "photo-" + std::to_string(10 + photo) + ".bmp",
+                  bmp_photo(2048, 1536, 50u + photo));
     int terminal = -1, child_side = -1;
-    ASSERT_EQ(::openpty(&terminal, &child_side, nullptr, nullptr, nullptr), 0) << std::strerror(errno);
+    ASSERT_EQ(::openpty(&terminal, &child_side, nullptr, nullptr, nullptr), 0)
+        << std::strerror(errno);
     const std::string sobel = program("sobel_no_vectors").string();  // the slowest, on the host too
-    std::vector<std::string> words{sobel, "-i", photos_.string(), "-o", (root_ / "results").string(),
-                                   "-q", "-j", "1", "--output-format", "png"};
+    std::vector<std::string> words{
+        sobel, "-i", photos_.string(),  "-o", (root_ / "results").string(), "-q",
+        "-j",  "1",  "--output-format", "png"};
     std::vector<char*> argv;
     for (auto& word : words) argv.push_back(word.data());
     argv.push_back(nullptr);
@@ -761,10 +807,12 @@ TEST_F(Batches, OnATerminalALongBatchShowsItsProgress)
     ::close(child_side);
     std::string shown;
     char piece[256];
-    for (ssize_t got; (got = ::read(terminal, piece, sizeof piece)) > 0;) shown.append(piece, static_cast<std::size_t>(got));
+    for (ssize_t got; (got = ::read(terminal, piece, sizeof piece)) > 0;)
+        shown.append(piece, static_cast<std::size_t>(got));
     int status = 0;
     ::waitpid(child, &status, 0);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ::close(terminal);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << shown;
     if (seconds > 1.5) {

@@ -84,9 +84,9 @@ protected:
         logs_ = root_ / "logs";
         fs::create_directories(elsewhere_);
         fs::create_directories(logs_);
-        const Outcome installed = run_program(
-            SDK_CMAKE_COMMAND, {"--install", SDK_BINARY_DIR, "--prefix", bundle_.string()}, root_,
-            logs_);
+        const Outcome installed =
+            run_program(SDK_CMAKE_COMMAND,
+                        {"--install", SDK_BINARY_DIR, "--prefix", bundle_.string()}, root_, logs_);
         ASSERT_EQ(installed.status, 0) << installed.how << "\n" << installed.out << installed.err;
     }
     void TearDown() override

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// End to end: the program binary cache (common/runtime/program_cache.hpp) is never trusted blindly. The
-// entry of `sobel --border constant` replaced by the valid entry of `--border replicate` (a
+// End to end: the program binary cache (common/runtime/program_cache.hpp) is never trusted blindly.
+// The entry of `sobel --border constant` replaced by the valid entry of `--border replicate` (a
 // restore that mixed files up) must not make the constant run write the replicate result: it is
 // rebuilt, and the output is the clean run's, byte for byte, with exit 0 and nothing on stderr.
 #include "bmp_builder.hpp"
@@ -33,7 +33,8 @@ protected:
         bmptest::BmpSpec spec;
         spec.width = 37;
         spec.height = 23;
-        for (std::uint32_t i = 0; i < 37 * 23; ++i) spec.values.push_back((i * 2654435761u) & 0xFFFFFF);
+        for (std::uint32_t i = 0; i < 37 * 23; ++i)
+            spec.values.push_back((i * 2654435761u) & 0xFFFFFF);
         const std::vector<std::uint8_t> bytes = bmptest::build_bmp(spec);
         sdk::write_file_atomically(root_ / "input.bmp", bytes.data(), bytes.size());
     }
@@ -51,11 +52,11 @@ protected:
         RunOptions options;
         options.environment["SDK_CACHE_DIR"] = (root_ / cache).string();
         options.environment["SDK_PROGRAM_CACHE"] = "1";
-        const Outcome outcome = run_program(
-            sdk::executable_directory() / "sobel",
-            {"-i", (root_ / "input.bmp").string(), "-o", output.string(), "--variant", "16x1",
-             "--border", border, "-q"},
-            root_, root_ / "logs", options);
+        const Outcome outcome =
+            run_program(sdk::executable_directory() / "sobel",
+                        {"-i", (root_ / "input.bmp").string(), "-o", output.string(), "--variant",
+                         "16x1", "--border", border, "-q"},
+                        root_, root_ / "logs", options);
         EXPECT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << "\n" << outcome.err;
         EXPECT_EQ(outcome.err, "");
         return sdk::read_file(output);

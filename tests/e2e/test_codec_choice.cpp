@@ -55,7 +55,8 @@ protected:
                 std::map<std::string, std::string> environment = {},
                 const std::string& sample = "sobel")
     {
-        std::vector<std::string> arguments{"-i", photo_.string(), "-o", (folder_ / output).string()};
+        std::vector<std::string> arguments{"-i", photo_.string(), "-o",
+                                           (folder_ / output).string()};
         if (sample == "sobel") arguments.insert(arguments.end(), {"--variant", "16x1"});
         arguments.insert(arguments.end(), options.begin(), options.end());
         RunOptions settings;
@@ -63,7 +64,8 @@ protected:
         settings.environment.emplace("SDK_TUNING_CACHE", cache_.string());
         for (const char* variable : {"SDK_PNG_DEFLATE", "SDK_JPEG_IDCT"})
             settings.environment.emplace(variable, "");
-        return run_program(sdk::executable_directory() / sample, arguments, folder_, logs_, settings);
+        return run_program(sdk::executable_directory() / sample, arguments, folder_, logs_,
+                           settings);
     }
     Outcome run_ok(const std::string& output, std::vector<std::string> options,
                    std::map<std::string, std::string> environment = {})

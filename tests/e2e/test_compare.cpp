@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// End to end: --compare, the Mali tutorials' table in one command. Each sample with variants prints one
-// row per variant that runs here, in order (Sobel's scalar kernel first, the speed-up baseline),
-// and the device copy last, then writes its output as any run does; a banded run, where no one
-// filter holds the image, refuses it.
+// End to end: --compare, the Mali tutorials' table in one command. Each sample with variants prints
+// one row per variant that runs here, in order (Sobel's scalar kernel first, the speed-up
+// baseline), and the device copy last, then writes its output as any run does; a banded run, where
+// no one filter holds the image, refuses it.
 #include "child_process.hpp"
 #include "imageio_test_support.hpp"
 #include "common/runtime/program.hpp"
@@ -79,7 +79,8 @@ TEST_F(Compare, ABandedRunRefusesIt)
 {
     for (const std::string sample : {"sobel", "fir_float"}) {
         const Outcome outcome = run(sample, {"--compare", "--band-rows", "64", "-o", "out.bmp"});
-        EXPECT_EQ(outcome.status, kUsageError) << sample << ": " << outcome.how << "\n" << outcome.err;
+        EXPECT_EQ(outcome.status, kUsageError) << sample << ": " << outcome.how << "\n"
+                                               << outcome.err;
         EXPECT_NE(outcome.err.find("--compare"), std::string::npos) << outcome.err;
         EXPECT_FALSE(fs::exists(folder_ / "out.bmp"));
     }

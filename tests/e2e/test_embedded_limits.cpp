@@ -125,7 +125,8 @@ std::vector<Case> every_case()
         for (const auto& [label, variant] : sobel_variants)
             add("sobel_" + label + at, "sobel", {"--variant", variant}, limits);
         add("sobel_compare" + at, "sobel", {"--compare", "-n", "2"}, limits);
-        add("sobel_32x8_named" + at, "sobel", {"--variant", "16x1", "--work-group", "32x8"}, limits);
+        add("sobel_32x8_named" + at, "sobel", {"--variant", "16x1", "--work-group", "32x8"},
+            limits);
         add("sobel_no_vectors" + at, "sobel_no_vectors", {}, limits);
         for (const std::string variant : {"auto", "buffer", "local", "image"})
             add("fir_float_" + variant + at, "fir_float", {"--variant", variant}, limits);
@@ -219,8 +220,8 @@ TEST_P(EmbeddedLimits, RunsAndVerifiesOrRefusesInOneLine)
             // sanitizer build, where warnings are errors.)
             const std::size_t image = outcome.out.find("\nImage: ");
             ASSERT_NE(image, std::string::npos) << said;
-            const std::string line = outcome.out.substr(
-                image + 1, outcome.out.find('\n', image + 1) - (image + 1));
+            const std::string line =
+                outcome.out.substr(image + 1, outcome.out.find('\n', image + 1) - (image + 1));
             const std::size_t shape = line.rfind("work-group ");
             unsigned width = 0;
             unsigned height = 0;

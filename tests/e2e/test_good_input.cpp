@@ -70,12 +70,14 @@ TEST_F(GoodInput, FloorIsPrintedAndLeavesNothingBehind)
         EXPECT_GT(floor, outcome.out.find("End to end, on the host's clock")) << outcome.out;
         for (const char* line : {"read input.bmp (page cache, 0 MB)", "beside result.bmp",
                                  "the steps after start-up", "all the steps"})
-            EXPECT_NE(outcome.out.find(line, floor), std::string::npos) << line << "\n" << outcome.out;
+            EXPECT_NE(outcome.out.find(line, floor), std::string::npos) << line << "\n"
+                                                                        << outcome.out;
         std::vector<std::string> names;
         for (const auto& entry : fs::directory_iterator(folder))
             names.push_back(entry.path().filename().string());
         EXPECT_TRUE(std::find(names.begin(), names.end(), "result.bmp") != names.end());
-        for (const auto& file : names) EXPECT_NE(file.front(), '.') << "temporary left behind: " << file;
+        for (const auto& file : names)
+            EXPECT_NE(file.front(), '.') << "temporary left behind: " << file;
         EXPECT_EQ(sdk::read_bmp(folder / "result.bmp").width, 19u);
         EXPECT_EQ(sdk::read_file(input), bytes) << "the input must not change";
     }
@@ -93,12 +95,13 @@ TEST_F(GoodInput, AJpegWithoutItsEndMarkerRunsAndSaysSo)
     std::vector<std::uint8_t> bytes = codectest::build_jpeg(jpeg);
     bytes.resize(bytes.size() - 2);
     const fs::path input = write_input("cut.jpg", bytes);
-    const Outcome outcome =
-        run_program(program("sobel"), {"-i", input.string(), "-o", (outputs_ / "edges.png").string(), "-q"},
-                    inputs_, logs_);
+    const Outcome outcome = run_program(
+        program("sobel"), {"-i", input.string(), "-o", (outputs_ / "edges.png").string(), "-q"},
+        inputs_, logs_);
     EXPECT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
     EXPECT_TRUE(fs::exists(outputs_ / "edges.png"));
-    EXPECT_NE(outcome.err.find("sobel: " + input.string() + ": the file has no end marker"), std::string::npos)
+    EXPECT_NE(outcome.err.find("sobel: " + input.string() + ": the file has no end marker"),
+              std::string::npos)
         << outcome.err;
 }
 
@@ -121,7 +124,8 @@ TEST_F(GoodInput, PngAndJpegInPngOut)
             SCOPED_TRACE(name + " " + input.filename().string());
             const fs::path folder = outputs_ / (name + "-" + input.extension().string().substr(1));
             fs::create_directory(folder);
-            std::vector<std::string> arguments{"-i", input.string(), "-o", (folder / "edges.png").string()};
+            std::vector<std::string> arguments{"-i", input.string(), "-o",
+                                               (folder / "edges.png").string()};
             if (name.rfind("sobel", 0) == 0) arguments.push_back("--save-gradients");
             const Outcome outcome = run_program(program, arguments, inputs_, logs_);
             expect_success(outcome);

@@ -90,7 +90,8 @@ TEST_F(HelpTest, EveryOptionSaysWhatItTakesInWords)
         EXPECT_NE(input.find("JPEG"), std::string::npos) << input;
         EXPECT_NE(line_of(outcome.out, "-o,--output").find("PNG"), std::string::npos);
         // sobel_no_vectors refuses --band-rows (it runs the whole image): not listed there.
-        EXPECT_EQ(outcome.out.find("--band-rows") == std::string::npos, sample == "sobel_no_vectors")
+        EXPECT_EQ(outcome.out.find("--band-rows") == std::string::npos,
+                  sample == "sobel_no_vectors")
             << outcome.out;
     }
 }
@@ -106,7 +107,8 @@ TEST_F(HelpTest, JobsNamesTheDefaultComputedHere)
         ASSERT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << "\n" << outcome.err;
         const std::string jobs = line_of(outcome.out, "-j,--jobs");
         EXPECT_NE(jobs.find("default: one per core, here " + std::to_string(cores) + ";"),
-                  std::string::npos) << jobs;
+                  std::string::npos)
+            << jobs;
         EXPECT_EQ(jobs.find("32"), cores == 32 ? jobs.find("here 32") : std::string::npos) << jobs;
     }
 }

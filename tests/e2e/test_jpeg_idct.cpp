@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // End to end: --jpeg-idct device (the host entropy-decodes a JPEG, the device runs its inverse
-// DCT, common/codecs/jpeg_idct/) writes exactly the bytes --jpeg-idct host writes, for each sample on
-// the device pipeline, on JPEGs of every kind (grey, 4:2:0, 4:2:2, progressive, restart markers,
+// DCT, common/codecs/jpeg_idct/) writes exactly the bytes --jpeg-idct host writes, for each sample
+// on the device pipeline, on JPEGs of every kind (grey, 4:2:0, 4:2:2, progressive, restart markers,
 // partial blocks), whole and cut into bands.
 #include "child_process.hpp"
 #include "codec_builders.hpp"
@@ -111,12 +111,14 @@ TEST_F(JpegIdctRuns, DeviceWritesTheHostsBytes)
     wide.luma_v = 1;
     wide.quality = 50;
     wide.restart_mcus = 1;
-    expect_same_output("sobel", write_jpeg("wide.jpg", wide), {"--variant", "16x1", "--memory", "map"});
+    expect_same_output("sobel", write_jpeg("wide.jpg", wide),
+                       {"--variant", "16x1", "--memory", "map"});
 
     // A batch: every photo of a folder, each its own run.
     const fs::path photos = root_ / "photos";
     fs::create_directory(photos);
-    for (const char* name : {"photo.jpg", "grey.jpg", "wide.jpg"}) fs::rename(root_ / name, photos / name);
+    for (const char* name : {"photo.jpg", "grey.jpg", "wide.jpg"})
+        fs::rename(root_ / name, photos / name);
     for (const char* where : {"host", "device"})
         run("sobel", photos, root_ / where,
             {"--variant", "16x1", "--output-format", "bmp", "--jpeg-idct", where});

@@ -46,7 +46,8 @@ TEST_F(BadInput, TheKernelSourcesAndTheBundledPhotoAreNotOutputs)
 {
     const fs::path input = write_input("input.bmp", valid_bmp());
     const fs::path folder = sdk::executable_directory();
-    for (const fs::path& kept : {folder / "convert.cl", folder / "sobel_16x1.cl", folder / "assets" / "input.bmp"}) {
+    for (const fs::path& kept :
+         {folder / "convert.cl", folder / "sobel_16x1.cl", folder / "assets" / "input.bmp"}) {
         SCOPED_TRACE(kept);
         const std::string before = read_text(kept);
         if (kept.extension() == ".cl")  // not an image's name: refused before anything is looked at
@@ -55,8 +56,8 @@ TEST_F(BadInput, TheKernelSourcesAndTheBundledPhotoAreNotOutputs)
         else
             expect_failure({"-q", "-i", input.string(), "-o", kept.string()}, kFailure,
                            "which every run of the samples reads");
-        expect_failure({"-q", "-i", input.string(), "-o", (outputs_ / "result.bmp").string(), "--trace",
-                        kept.string()},
+        expect_failure({"-q", "-i", input.string(), "-o", (outputs_ / "result.bmp").string(),
+                        "--trace", kept.string()},
                        kFailure, "which every run of the samples reads");
         EXPECT_EQ(read_text(kept), before);
     }
@@ -151,15 +152,22 @@ protected:
     }
     std::vector<std::string> sobel_set_arguments(const fs::path& input) const
     {
-        return {"-i", input.string(), "-o", (outputs_ / "result.bmp").string(),
-                "--save-gradients", "--save-raw", (outputs_ / "raw").string(), "-q"};
+        return {"-i",
+                input.string(),
+                "-o",
+                (outputs_ / "result.bmp").string(),
+                "--save-gradients",
+                "--save-raw",
+                (outputs_ / "raw").string(),
+                "-q"};
     }
     // Runs sobel alone on `input` and returns the set it writes (outputs_ emptied first).
     Snapshot set_written_from(const fs::path& input)
     {
         fs::remove_all(outputs_);
         fs::create_directory(outputs_);
-        const Outcome outcome = run_program(program("sobel"), sobel_set_arguments(input), inputs_, logs_);
+        const Outcome outcome =
+            run_program(program("sobel"), sobel_set_arguments(input), inputs_, logs_);
         EXPECT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << outcome.err;
         return result_set();
     }
@@ -177,7 +185,8 @@ TEST_F(OutputSets, AWriteFailingOnTheLastFileKeepsThePreviousSet)
         const Snapshot before = snapshot();
         RunOptions limited;
         limited.file_size_limit = 100000;
-        std::vector<std::string> arguments = {"-i", input.string(), "-o", (outputs_ / "result.bmp").string(),
+        std::vector<std::string> arguments = {"-i",         input.string(),
+                                              "-o",         (outputs_ / "result.bmp").string(),
                                               "--save-raw", (outputs_ / "raw").string()};
         const Outcome outcome = run_program(program(name), arguments, inputs_, logs_, limited);
         EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << outcome.err;
@@ -198,12 +207,15 @@ TEST_F(OutputSets, StoppedAtAnyMomentTheSetIsWhollyOldOrWhollyNew)
     int stopped = 0;
     for (int delay_ms = 0; delay_ms <= 600; delay_ms += 30) {
         for (const int signal_number : {SIGINT, SIGTERM}) {
-            SCOPED_TRACE("signal " + std::to_string(signal_number) + " after " + std::to_string(delay_ms) + " ms");
-            const Started run = start_program(program("sobel"), sobel_set_arguments(new_input), inputs_, logs_);
+            SCOPED_TRACE("signal " + std::to_string(signal_number) + " after " +
+                         std::to_string(delay_ms) + " ms");
+            const Started run =
+                start_program(program("sobel"), sobel_set_arguments(new_input), inputs_, logs_);
             std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
             ::kill(run.pid, signal_number);
             const Outcome outcome = wait_for(run);
-            EXPECT_TRUE(outcome.exited ? outcome.status == 0 : outcome.signal == signal_number) << outcome.how;
+            EXPECT_TRUE(outcome.exited ? outcome.status == 0 : outcome.signal == signal_number)
+                << outcome.how;
             const Snapshot now = result_set();
             EXPECT_TRUE(now == old_set || now == new_set)
                 << "a mixed or incomplete set; against the old set:" << differences(old_set, now)
@@ -211,7 +223,8 @@ TEST_F(OutputSets, StoppedAtAnyMomentTheSetIsWhollyOldOrWhollyNew)
                 << ", stdout: " << outcome.out << ", stderr: " << outcome.err << ")";
             if (!outcome.exited) ++stopped;
             if (now == new_set) {  // put the old set back for the next round
-                const Outcome restore = run_program(program("sobel"), sobel_set_arguments(old_input), inputs_, logs_);
+                const Outcome restore =
+                    run_program(program("sobel"), sobel_set_arguments(old_input), inputs_, logs_);
                 ASSERT_TRUE(restore.exited && restore.status == 0) << restore.err;
             }
         }
@@ -236,7 +249,8 @@ std::vector<std::string> empty_folders_under(const fs::path& folder)
 {
     std::vector<std::string> names;
     for (const auto& entry : fs::recursive_directory_iterator(folder)) {
-        if (entry.is_directory() && fs::is_empty(entry.path())) names.push_back(entry.path().filename().string());
+        if (entry.is_directory() && fs::is_empty(entry.path()))
+            names.push_back(entry.path().filename().string());
     }
     return names;
 }
@@ -246,7 +260,8 @@ std::vector<std::string> empty_folders_under(const fs::path& folder)
 fs::path pocl_kernel_cache()
 {
     if (const char* folder = std::getenv("POCL_CACHE_DIR"); folder && *folder) return folder;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "pocl" / "kcache";
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return fs::path(xdg) / "pocl" / "kcache";
     const char* home = std::getenv("HOME");
     return fs::path(home ? home : "/tmp") / ".cache" / "pocl" / "kcache";
 }
@@ -262,14 +277,18 @@ protected:
     {
         const std::string name = sample.filename().string();
         const std::vector<std::string> arguments = {
-            "-i", input_.string(), "-o", (outputs_ / "result.bmp").string(), "--save-raw",
-            (outputs_ / "made" / "raw").string(), "--trace", (outputs_ / "trace.json").string(), "-q"};
+            "-i",         input_.string(),
+            "-o",         (outputs_ / "result.bmp").string(),
+            "--save-raw", (outputs_ / "made" / "raw").string(),
+            "--trace",    (outputs_ / "trace.json").string(),
+            "-q"};
         int runs = 0;
         const auto fresh_caches = [&] {
             const fs::path cache = root_ / ("cache-" + std::to_string(runs++));
             RunOptions options;
-            options.environment = {{"XDG_CACHE_HOME", cache.string()},
-                                   {"POCL_CACHE_DIR", (cold_driver ? cache / "pocl" : pocl_kernel_cache()).string()}};
+            options.environment = {
+                {"XDG_CACHE_HOME", cache.string()},
+                {"POCL_CACHE_DIR", (cold_driver ? cache / "pocl" : pocl_kernel_cache()).string()}};
             return options;
         };
         // The shorter of two whole runs: a neighbour test may slow one down.
@@ -290,7 +309,8 @@ protected:
             // by side) may finish a later run sooner than the measured one.
             const auto delay = length * 0.9 * (moment + 0.5) / moments;
             SCOPED_TRACE(name + ", signal " + std::to_string(signal_number) + " after " +
-                         std::to_string(std::chrono::duration<double, std::milli>(delay).count()) + " ms");
+                         std::to_string(std::chrono::duration<double, std::milli>(delay).count()) +
+                         " ms");
             const Started run = start_program(sample, arguments, inputs_, logs_, fresh_caches());
             std::this_thread::sleep_for(delay);
             ::kill(run.pid, signal_number);
@@ -311,7 +331,9 @@ protected:
     void SetUp() override
     {
         OutputSets::SetUp();
-        const struct rlimit no_core {0, 0};  // the aborts' core dumps are not wanted
+        const struct rlimit no_core {
+            0, 0
+        };  // the aborts' core dumps are not wanted
         ::setrlimit(RLIMIT_CORE, &no_core);
         input_ = write_input("photo.bmp", random_bmp(1024, 768, 6));
     }
@@ -345,15 +367,19 @@ TEST_F(OutputSets, AnExitInsideTheDriverLeavesNoTemporary)
     for (const fs::path& sample : samples_) {
         const std::string name = sample.filename().string();
         SCOPED_TRACE(name);
-        const fs::path cache = root_ / ("cache-" + name);  // empty: every kernel is built and written
+        const fs::path cache =
+            root_ / ("cache-" + name);  // empty: every kernel is built and written
         RunOptions limited;
         limited.file_size_limit = 65536;  // the outputs fit, a kernel's binary does not
-        limited.environment = {{"XDG_CACHE_HOME", cache.string()}, {"POCL_CACHE_DIR", (cache / "pocl").string()}};
+        limited.environment = {{"XDG_CACHE_HOME", cache.string()},
+                               {"POCL_CACHE_DIR", (cache / "pocl").string()}};
         const Outcome outcome = run_program(
-            sample, {"-i", input.string(), "-o", (outputs_ / "result.bmp").string(), "-q"}, inputs_, logs_, limited);
+            sample, {"-i", input.string(), "-o", (outputs_ / "result.bmp").string(), "-q"}, inputs_,
+            logs_, limited);
         if (outcome.exited && outcome.status == 0)
             GTEST_SKIP() << "the device wrote no file past the limit (not PoCL): nothing to test";
-        EXPECT_TRUE(outcome.exited && outcome.status == kFailure) << outcome.how << ": " << outcome.err;
+        EXPECT_TRUE(outcome.exited && outcome.status == kFailure)
+            << outcome.how << ": " << outcome.err;
         EXPECT_EQ(temporaries_under(outputs_), std::vector<std::string>{});
         std::istringstream lines(outcome.err);
         int ours = 0;  // LLVM's own line may come before
@@ -371,8 +397,10 @@ TEST_F(OutputSets, TwoRunsAtOnceLeaveOneWholeSet)
     const fs::path other_logs = root_ / "other-logs";
     fs::create_directory(other_logs);
     for (int round = 0; round < 4; ++round) {
-        const Started a = start_program(program("sobel"), sobel_set_arguments(first), inputs_, logs_);
-        const Started b = start_program(program("sobel"), sobel_set_arguments(second), inputs_, other_logs);
+        const Started a =
+            start_program(program("sobel"), sobel_set_arguments(first), inputs_, logs_);
+        const Started b =
+            start_program(program("sobel"), sobel_set_arguments(second), inputs_, other_logs);
         const Outcome done_a = wait_for(a);
         const Outcome done_b = wait_for(b);
         EXPECT_TRUE(done_a.exited && done_a.status == 0) << done_a.err;

@@ -73,10 +73,11 @@ protected:
     {
         std::vector<std::string> arguments{"-i", input.string(), "-o", "output.bmp", "-q"};
         arguments.insert(arguments.end(), budget.options.begin(), budget.options.end());
-        const Outcome outcome = run_program(sdk::executable_directory() / budget.sample,
-                                            arguments, root_, root_ / "logs");
+        const Outcome outcome = run_program(sdk::executable_directory() / budget.sample, arguments,
+                                            root_, root_ / "logs");
         EXPECT_TRUE(outcome.exited && outcome.status == 0)
-            << budget.sample << ": " << outcome.how << "\n" << outcome.err;
+            << budget.sample << ": " << outcome.how << "\n"
+            << outcome.err;
         return outcome.peak_memory_kb;
     }
 

@@ -26,7 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace e2etest;
 
-
 class ResourceLimits : public ::testing::Test {
 protected:
     void SetUp() override
@@ -49,8 +48,7 @@ protected:
         std::vector<std::string> arguments{"-o", (root_ / "output.bmp").string(), "--variant",
                                            "16x1", "-q"};
         arguments.insert(arguments.end(), extra.begin(), extra.end());
-        return run_program(sdk::executable_directory() / "sobel", arguments, root_, root_,
-                           options);
+        return run_program(sdk::executable_directory() / "sobel", arguments, root_, root_, options);
     }
 
     // A 24-bit BMP of `width` x `height` whose pixel rows are a hole in the file (all zero): as
@@ -61,7 +59,8 @@ protected:
         const std::uint64_t size = 54 + std::uint64_t{stride} * height;
         std::vector<std::uint8_t> header;
         const auto put = [&](std::uint64_t value, int bytes) {
-            for (int i = 0; i < bytes; ++i) header.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+            for (int i = 0; i < bytes; ++i)
+                header.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
         };
         header = {'B', 'M'};
         put(size, 4), put(0, 4), put(54, 4);                     // file header
@@ -100,7 +99,10 @@ std::size_t lines(const std::string& text)
     return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
 
 // Which open runs out first depends on the order of the run (the drivers start first, then the
 // outputs are reserved, the input, the kernel files...): each limit from too few to open the
@@ -164,8 +166,8 @@ TEST_F(ResourceLimits, AnImageTooLargeForTheAddressSpaceNamesMemory)
     const fs::path input = sparse_bmp(8000, 8000);
     RunOptions options;
     options.address_space_bytes = runs + (std::uint64_t{48} << 20);
-    const std::string limit = "limited to " + std::to_string(options.address_space_bytes / 1024) +
-                              " KiB (ulimit -v)";
+    const std::string limit =
+        "limited to " + std::to_string(options.address_space_bytes / 1024) + " KiB (ulimit -v)";
     for (const std::vector<std::string>& extra :
          {std::vector<std::string>{"-i", input.string()},
           {"-i", input.string(), "--memory", "copy"},  // host staging, not the driver's
@@ -226,9 +228,10 @@ TEST_F(ResourceLimits, JustTooLittleAddressSpaceEndsInALineNotASignal)
 TEST_F(ResourceLimits, AFloorWithoutRoomIsANoteAfterTheOutputIsWritten)
 {
     const std::vector<std::string> arguments{"--floor", "-o", "output.bmp", "--variant", "16x1"};
-    const Outcome unbounded = run_program(sdk::executable_directory() / "sobel", arguments, root_,
-                                          root_);
-    ASSERT_TRUE(unbounded.exited && unbounded.status == 0) << unbounded.how << ": " << unbounded.err;
+    const Outcome unbounded =
+        run_program(sdk::executable_directory() / "sobel", arguments, root_, root_);
+    ASSERT_TRUE(unbounded.exited && unbounded.status == 0)
+        << unbounded.how << ": " << unbounded.err;
     const std::uintmax_t output_bytes = fs::file_size(root_ / "output.bmp");
     const fs::path small = root_ / "small";
     fs::create_directory(small);
@@ -242,10 +245,13 @@ TEST_F(ResourceLimits, AFloorWithoutRoomIsANoteAfterTheOutputIsWritten)
     } unmount{small};
     const fs::path logs = root_ / "logs";
     fs::create_directory(logs);
-    const Outcome outcome = run_program(sdk::executable_directory() / "sobel", arguments, small, logs);
+    const Outcome outcome =
+        run_program(sdk::executable_directory() / "sobel", arguments, small, logs);
     EXPECT_TRUE(outcome.exited && outcome.status == 0) << outcome.how << ": " << outcome.err;
-    EXPECT_NE(outcome.out.find("Floor not measured (the output is written): cannot measure the floor"),
-              std::string::npos) << outcome.out;
+    EXPECT_NE(
+        outcome.out.find("Floor not measured (the output is written): cannot measure the floor"),
+        std::string::npos)
+        << outcome.out;
     EXPECT_EQ(fs::file_size(small / "output.bmp"), output_bytes);
     std::size_t files = 0;
     for ([[maybe_unused]] const auto& entry : fs::directory_iterator(small)) ++files;
@@ -254,7 +260,8 @@ TEST_F(ResourceLimits, AFloorWithoutRoomIsANoteAfterTheOutputIsWritten)
 
 TEST(MissingPlatform, ADriverThatCannotBeLoadedIsNamed)
 {
-    const fs::path folder = fs::temp_directory_path() / ("missing-platform-" + std::to_string(::getpid()));
+    const fs::path folder =
+        fs::temp_directory_path() / ("missing-platform-" + std::to_string(::getpid()));
     fs::create_directories(folder / "vendors");
     const std::string no_driver = "libno-such-opencl-driver.so";
     std::ofstream(folder / "vendors" / "broken.icd") << no_driver << "\n";

@@ -26,7 +26,8 @@ protected:
 
     Outcome run(const std::vector<std::string>& arguments)
     {
-        return run_program(sdk::executable_directory() / "opencl_start_stop", arguments, logs_, logs_);
+        return run_program(sdk::executable_directory() / "opencl_start_stop", arguments, logs_,
+                           logs_);
     }
 
     fs::path logs_;

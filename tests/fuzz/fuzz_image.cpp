@@ -2,12 +2,13 @@
 // libFuzzer target for the image readers: BMP (our own decoder), PNG (libpng) and JPEG (libjpeg,
 // sequentially and across restart intervals) behind decode_image, which picks one by the first
 // bytes, and the streaming readers behind read_luminance_rows (rows handed on as decoded), which
-// must give read_luminance's pixels or its refusal, and a JPEG's coefficients. Whatever the bytes, it must either return a consistent image or throw sdk::ImageError;
-// every image it returns must go through the rest of the samples' input path (luminance) and
-// survive BMP and PNG encode/decode round trips unchanged. Anything else (a sanitizer report,
-// another exception escaping, a broken invariant) is a bug. Built twice: with -fsanitize=fuzzer
-// by tests/fuzz/CMakeLists.txt, and with replay_main.cpp as the plain fuzz_image_replay test that
-// replays tests/fuzz/regressions/ in the main build.
+// must give read_luminance's pixels or its refusal, and a JPEG's coefficients. Whatever the bytes,
+// it must either return a consistent image or throw sdk::ImageError; every image it returns must go
+// through the rest of the samples' input path (luminance) and survive BMP and PNG encode/decode
+// round trips unchanged. Anything else (a sanitizer report, another exception escaping, a broken
+// invariant) is a bug. Built twice: with -fsanitize=fuzzer by tests/fuzz/CMakeLists.txt, and with
+// replay_main.cpp as the plain fuzz_image_replay test that replays tests/fuzz/regressions/ in the
+// main build.
 #include "common/imageio/bmp.hpp"
 #include "common/imageio/image_file.hpp"
 #include "common/imageio/input_file.hpp"
@@ -56,7 +57,8 @@ std::string jpeg_outcome(const std::uint8_t* data, std::size_t size, unsigned th
     try {
         const sdk::Image image = sdk::decode_jpeg(data, size, "fuzz", decoding);
         return std::to_string(image.width) + "x" + std::to_string(image.height) + "x" +
-               std::to_string(image.channels) + ":" + std::string(image.pixels.begin(), image.pixels.end());
+               std::to_string(image.channels) + ":" +
+               std::string(image.pixels.begin(), image.pixels.end());
     } catch (const sdk::ImageError& error) {
         return error.what();
     }

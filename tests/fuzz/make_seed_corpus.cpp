@@ -56,7 +56,11 @@ const Format kFormats[] = {
     {"32bit", 32, kBiRgb, Palette::none, 0, {}},
     {"32bit-bitfields-888", 32, kBiBitfields, Palette::none, 0, {0xFF0000, 0xFF00, 0xFF}},
     {"32bit-bitfields-top", 32, kBiBitfields, Palette::none, 0, {0xFF000000, 0xFF0000, 0xFF00}},
-    {"32bit-bitfields-101010", 32, kBiBitfields, Palette::none, 0,
+    {"32bit-bitfields-101010",
+     32,
+     kBiBitfields,
+     Palette::none,
+     0,
      {0x3FF00000, 0x000FFC00, 0x000003FF}},
     {"32bit-bitfields-1bit", 32, kBiBitfields, Palette::none, 0, {0x4, 0x2, 0x1}},
 };
@@ -134,8 +138,8 @@ bmptest::BmpSpec spec_for(const Format& format, const Layout& layout, std::uint3
 std::string file_name(const Format& format, const Layout& layout)
 {
     return std::string(format.name) + "-h" + std::to_string(layout.header_size) + "-" +
-           (layout.top_down ? "topdown" : "bottomup") + "-" + std::to_string(layout.width) +
-           "x" + std::to_string(layout.height) +
+           (layout.top_down ? "topdown" : "bottomup") + "-" + std::to_string(layout.width) + "x" +
+           std::to_string(layout.height) +
            (layout.gap != 0 ? "-gap" + std::to_string(layout.gap) : "") + ".bmp";
 }
 
@@ -156,10 +160,11 @@ bool add_seed(const std::filesystem::path& folder, const std::string& name,
 // PNG seeds: every colour type at every depth it allows, plain and interlaced, 7x5 pixels.
 bool add_png_seeds(const std::filesystem::path& folder, std::size_t& written)
 {
-    const std::pair<int, std::vector<int>> kinds[] = {
-        {PNG_COLOR_TYPE_GRAY, {1, 2, 4, 8, 16}}, {PNG_COLOR_TYPE_GRAY_ALPHA, {8, 16}},
-        {PNG_COLOR_TYPE_RGB, {8, 16}},           {PNG_COLOR_TYPE_RGB_ALPHA, {8, 16}},
-        {PNG_COLOR_TYPE_PALETTE, {1, 2, 4, 8}}};
+    const std::pair<int, std::vector<int>> kinds[] = {{PNG_COLOR_TYPE_GRAY, {1, 2, 4, 8, 16}},
+                                                      {PNG_COLOR_TYPE_GRAY_ALPHA, {8, 16}},
+                                                      {PNG_COLOR_TYPE_RGB, {8, 16}},
+                                                      {PNG_COLOR_TYPE_RGB_ALPHA, {8, 16}},
+                                                      {PNG_COLOR_TYPE_PALETTE, {1, 2, 4, 8}}};
     std::mt19937 engine(7);
     for (const auto& [colour_type, depths] : kinds) {
         for (const int depth : depths) {
@@ -218,7 +223,8 @@ bool add_jpeg_seeds(const std::filesystem::path& folder, std::size_t& written)
                                  : coding == Coding::restarts  ? "-restarts"
                                                                : "";
             const std::string name = std::string("jpeg-") + kind.name + suffix + ".jpg";
-            if (!add_seed(folder, name, codectest::build_jpeg(spec), spec.width, spec.height, kind.components))
+            if (!add_seed(folder, name, codectest::build_jpeg(spec), spec.width, spec.height,
+                          kind.components))
                 return false;
             ++written;
         }

@@ -54,9 +54,8 @@ class BorderKernelTest : public ::testing::TestWithParam<Border> {};
 TEST_P(BorderKernelTest, MatchesHostTwoPixelsOutside)
 {
     const Border border = GetParam();
-    cl::Program program = build_program_from_source(test_context(), coordinates_source,
-                                                    "border_coordinates.cl",
-                                                    border_build_option(border));
+    cl::Program program = build_program_from_source(
+        test_context(), coordinates_source, "border_coordinates.cl", border_build_option(border));
     for (int n = 1; n <= 5; ++n) {
         const int first = -2;
         const int count = n + 4;  // i = -2 .. n + 1

@@ -20,7 +20,8 @@ namespace {
 TEST(BorderCoordinate, InsideIsUnchanged)
 {
     for (const auto& [name, border] : border_names())
-        for (std::ptrdiff_t i = 0; i < 5; ++i) EXPECT_EQ(border_coordinate(i, 5, border), i) << name;
+        for (std::ptrdiff_t i = 0; i < 5; ++i)
+            EXPECT_EQ(border_coordinate(i, 5, border), i) << name;
 }
 
 TEST(BorderCoordinate, OneStepOutside)
@@ -52,10 +53,10 @@ TEST(BorderCoordinate, ReachOneAndTwo)
         std::array<std::ptrdiff_t, 4> expected;  // at -2, -1, n, n+1
     };
     const Case cases[] = {
-        {1, Border::replicate, {0, 0, 0, 0}},   {1, Border::reflect101, {0, 0, 0, 0}},
-        {2, Border::replicate, {0, 0, 1, 1}},   {2, Border::reflect101, {0, 1, 0, 1}},
-        {3, Border::replicate, {0, 0, 2, 2}},   {3, Border::reflect101, {2, 1, 1, 0}},
-        {5, Border::replicate, {0, 0, 4, 4}},   {5, Border::reflect101, {2, 1, 3, 2}},
+        {1, Border::replicate, {0, 0, 0, 0}},    {1, Border::reflect101, {0, 0, 0, 0}},
+        {2, Border::replicate, {0, 0, 1, 1}},    {2, Border::reflect101, {0, 1, 0, 1}},
+        {3, Border::replicate, {0, 0, 2, 2}},    {3, Border::reflect101, {2, 1, 1, 0}},
+        {5, Border::replicate, {0, 0, 4, 4}},    {5, Border::reflect101, {2, 1, 3, 2}},
         {1, Border::constant, {-1, -1, -1, -1}}, {1, Border::none, {-1, -1, -1, -1}},
         {2, Border::constant, {-1, -1, -1, -1}}, {2, Border::none, {-1, -1, -1, -1}},
         {3, Border::constant, {-1, -1, -1, -1}}, {3, Border::none, {-1, -1, -1, -1}},

@@ -34,8 +34,9 @@ TEST(TuningProgress, RoundTripsAndRefusesWhatIsNotProgress)
     EXPECT_FALSE(split_cached_tuning("16x4\t32x8").measured);
     EXPECT_EQ(split_cached_tuning("16x4\t32x8").choice, "16x4\t32x8");
     // Not progress: left whole, for the filter's parse to refuse.
-    for (const char* value : {"32x8\tmeasured 9 of 9", "32x8\tmeasured 10 of 9", "32x8\tmeasured x of 9",
-                              "32x8\tmeasured 1 of 9 more", "32x8\tmeasured -1 of 9"}) {
+    for (const char* value :
+         {"32x8\tmeasured 9 of 9", "32x8\tmeasured 10 of 9", "32x8\tmeasured x of 9",
+          "32x8\tmeasured 1 of 9 more", "32x8\tmeasured -1 of 9"}) {
         const CachedTuning odd = split_cached_tuning(value);
         EXPECT_FALSE(odd.measured) << value;
         EXPECT_EQ(odd.choice, value);
@@ -79,9 +80,9 @@ TEST(WorkGroupCache, ParsesOnlyShapesWithinTheLimit)
     EXPECT_EQ(shape_text(*shape), "64x4");
     EXPECT_EQ(describe(*shape), "work-group 64x4");
     EXPECT_TRUE(parse_cached_shape("64x64"));  // 4096 items: the largest allowed
-    for (const char* value : {"", "32", "32x", "x8", "0x8", "32x0", "64x65", "99999x99999",
-                              "65536x65536", "4294967296x4294967296", "32x8\textra", "32 x 8",
-                              "-32x8", "32x8x1", "16x1\t32x8"})
+    for (const char* value :
+         {"", "32", "32x", "x8", "0x8", "32x0", "64x65", "99999x99999", "65536x65536",
+          "4294967296x4294967296", "32x8\textra", "32 x 8", "-32x8", "32x8x1", "16x1\t32x8"})
         EXPECT_FALSE(parse_cached_shape(value)) << value;
 }
 
@@ -103,8 +104,10 @@ TEST(WorkGroupCache, KeysTellFiltersBordersShapesSizeClassesAndDevicesApart)
     const std::string morphology =
         morphology_tuning_key("device A", MorphologyShape::diamond, SizeClass{22});
     EXPECT_EQ(morphology, "morphology_packed | shape diamond | pixels 2^22 | device A");
-    EXPECT_NE(morphology, morphology_tuning_key("device A", MorphologyShape::square, SizeClass{22}));
-    EXPECT_NE(morphology, morphology_tuning_key("device A", MorphologyShape::diamond, SizeClass{21}));
+    EXPECT_NE(morphology,
+              morphology_tuning_key("device A", MorphologyShape::square, SizeClass{22}));
+    EXPECT_NE(morphology,
+              morphology_tuning_key("device A", MorphologyShape::diamond, SizeClass{21}));
 }
 
 TEST(WorkGroupCache, ACorruptOrOversizedEntryIsNotCached)
@@ -114,7 +117,8 @@ TEST(WorkGroupCache, ACorruptOrOversizedEntryIsNotCached)
     std::filesystem::create_directories(folder);
     const auto cache = folder / "tuning.txt";
     ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
-    const std::string key = morphology_tuning_key("device A", MorphologyShape::square, SizeClass{18});
+    const std::string key =
+        morphology_tuning_key("device A", MorphologyShape::square, SizeClass{18});
     const auto recipe = work_group_recipe(key);
     for (const char* value : {"banana", "0x0", "128x128", "32x8 "}) {
         std::ofstream(cache) << key << '\t' << value << '\n';

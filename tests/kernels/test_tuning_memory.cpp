@@ -60,7 +60,10 @@ void operator delete(void* pointer) noexcept
     std::free(pointer);
 }
 
-void operator delete(void* pointer, std::size_t) noexcept { operator delete(pointer); }
+void operator delete(void* pointer, std::size_t) noexcept
+{
+    operator delete(pointer);
+}
 
 namespace sdk {
 namespace {
@@ -117,9 +120,9 @@ TEST(TuningMemory, NoTunerHoldsAHostCopyOfTheImage)
             }
         }
     }
-    for (const auto variant : {SobelVariant::vector_16x1, SobelVariant::vector_16x4,
-                               SobelVariant::packed_16x4, SobelVariant::local_tile,
-                               SobelVariant::image})
+    for (const auto variant :
+         {SobelVariant::vector_16x1, SobelVariant::vector_16x4, SobelVariant::packed_16x4,
+          SobelVariant::local_tile, SobelVariant::image})
         SobelFilter(cl, variant, Border::replicate);
     MorphologyFilter(cl, MorphologyShape::square);
 
@@ -140,8 +143,10 @@ TEST(TuningMemory, NoTunerHoldsAHostCopyOfTheImage)
               pixels / 2)
         << "morphology_packed's tuner";
     ::unsetenv("SDK_TUNING_CACHE");
-    if (shared_cache) ::setenv("SDK_CACHE_DIR", restore.c_str(), 1);
-    else ::unsetenv("SDK_CACHE_DIR");
+    if (shared_cache)
+        ::setenv("SDK_CACHE_DIR", restore.c_str(), 1);
+    else
+        ::unsetenv("SDK_CACHE_DIR");
     std::filesystem::remove_all(folder);
 }
 

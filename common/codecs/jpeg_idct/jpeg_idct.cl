@@ -105,12 +105,14 @@ __kernel void jpeg_idct_luminance(__global const short* restrict coefficients,
                 idct_8(values + x, 8, columns + x, 8, CONST_BITS - PASS1_BITS);
         } else {
             // The SIMD code's shortcut for one row of coefficients: shifted in 16 bits, wrapping.
-            for (int k = 0; k < 64; ++k) columns[k] = (short)wrap_16(values[k % 8] * (1 << PASS1_BITS));
+            for (int k = 0; k < 64; ++k)
+                columns[k] = (short)wrap_16(values[k % 8] * (1 << PASS1_BITS));
         }
         for (int y = 0; y < 8; ++y) {
             short row[8];
             idct_8(columns + 8 * y, 1, row, 1, CONST_BITS + PASS1_BITS + 3);
-            for (int x = 0; x < 8; ++x) samples[8 * y + x] = x0 + x < width ? range_limit(row[x]) : 0;
+            for (int x = 0; x < 8; ++x)
+                samples[8 * y + x] = x0 + x < width ? range_limit(row[x]) : 0;
         }
     }
     // The block's rows within the band, whole 8 bytes where the pitch allows.

@@ -55,17 +55,18 @@ void JpegIdctFilter::upload(const JpegLuminanceCoefficients& plane, std::size_t 
     const std::size_t first_block_row = block_rows_of(first_row, rows).first;
     const std::size_t bytes = coefficient_bytes(plane, first_row, rows);
     check_kernel_can_address(cl_, bytes / sizeof(std::int16_t), bytes,
-                             "the coefficients of a JPEG of " + std::to_string(plane.width) +
-                                 "x" + std::to_string(plane.height));
+                             "the coefficients of a JPEG of " + std::to_string(plane.width) + "x" +
+                                 std::to_string(plane.height));
     if (bytes > blocks_bytes_) {
-        blocks_ = create_image_buffer(cl_, mode_, CL_MEM_READ_ONLY, bytes, "the JPEG's coefficients");
+        blocks_ =
+            create_image_buffer(cl_, mode_, CL_MEM_READ_ONLY, bytes, "the JPEG's coefficients");
         blocks_bytes_ = bytes;
     }
     upload_bytes(cl_, mode_, blocks_,
                  plane.coefficients.data() + first_block_row * plane.blocks_wide * 64, bytes,
                  "the JPEG's coefficients");
-    upload_bytes(cl_, mode_, quantisation_, plane.quantisation.data(),
-                 64 * sizeof(std::uint16_t), "the JPEG's quantisation table");
+    upload_bytes(cl_, mode_, quantisation_, plane.quantisation.data(), 64 * sizeof(std::uint16_t),
+                 "the JPEG's quantisation table");
     blocks_wide_ = plane.blocks_wide;
     width_ = plane.width;
     first_row_ = first_row;
@@ -84,8 +85,8 @@ cl::Event JpegIdctFilter::run(std::size_t row_pitch, const cl::Buffer& luminance
         const LaunchSize launch =
             launch_size_2d(kernel_, cl_.device, divide_round_up(row_pitch, kBlockSize),
                            block_rows_of(first_row_, rows_).count);
-        cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch.global, launch.local,
-                                       nullptr, &event);
+        cl_.queue.enqueueNDRangeKernel(kernel_, cl::NullRange, launch.global, launch.local, nullptr,
+                                       &event);
         cl_.record(kernel_, event);
     });
     return event;

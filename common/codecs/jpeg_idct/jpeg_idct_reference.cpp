@@ -28,12 +28,21 @@ constexpr std::int32_t kC3MinusC5 = 3196;  // s (c3 - c5), negated
 // paddw), each pass's results saturate there (packssdw), and the last pass's results saturate to
 // a signed byte before 128 is added (packsswb). Its 32-bit sums never overflow: the largest, of
 // 16-bit inputs times the multipliers, stays below 2^31.
-std::int16_t wrap_16(std::int32_t x) { return static_cast<std::int16_t>(static_cast<std::uint16_t>(x)); }
-std::int16_t saturate_16(std::int32_t x) { return static_cast<std::int16_t>(std::clamp(x, -32768, 32767)); }
+std::int16_t wrap_16(std::int32_t x)
+{
+    return static_cast<std::int16_t>(static_cast<std::uint16_t>(x));
+}
+std::int16_t saturate_16(std::int32_t x)
+{
+    return static_cast<std::int16_t>(std::clamp(x, -32768, 32767));
+}
 
 // x / 2^bits rounded to nearest, halves up (the shift of a negative sum rounds down, as
 // libjpeg's does), saturated to 16 bits.
-std::int16_t descale(std::int32_t x, int bits) { return saturate_16((x + (1 << (bits - 1))) >> bits); }
+std::int16_t descale(std::int32_t x, int bits)
+{
+    return saturate_16((x + (1 << (bits - 1))) >> bits);
+}
 
 // One 8-point inverse DCT: in[0..7], `in_step` apart, to out[0..7], `out_step` apart, each
 // output descaled by `bits`. The even inputs (0, 2, 4, 6) make a 4-point IDCT, the odd ones
@@ -90,7 +99,8 @@ void idct_islow_block(const std::int16_t* coefficients, const std::uint16_t* qua
     // Columns first (each column's 8 vertical frequencies), keeping kPass1Bits more bits...
     std::int16_t columns[64];
     bool vertical_frequencies = false;
-    for (int k = 8; k < 64; ++k) vertical_frequencies = vertical_frequencies || coefficients[k] != 0;
+    for (int k = 8; k < 64; ++k)
+        vertical_frequencies = vertical_frequencies || coefficients[k] != 0;
     if (vertical_frequencies) {
         for (int x = 0; x < 8; ++x)
             idct_8(dequantised + x, 8, columns + x, 8, kConstBits - kPass1Bits);
@@ -118,7 +128,8 @@ Image luminance_from_coefficients(const JpegLuminanceCoefficients& plane)
             idct_islow_block(plane.coefficients.data() + (by * plane.blocks_wide + bx) * 64,
                              plane.quantisation.data(),
                              samples.data() + by * 8 * plane_width + bx * 8, plane_width);
-    Image image{plane.width, plane.height, 1, std::vector<std::uint8_t>(plane.width * plane.height)};
+    Image image{plane.width, plane.height, 1,
+                std::vector<std::uint8_t>(plane.width * plane.height)};
     for (std::size_t y = 0; y < plane.height; ++y)
         std::copy_n(samples.data() + y * plane_width, plane.width,
                     image.pixels.data() + y * plane.width);

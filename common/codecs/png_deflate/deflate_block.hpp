@@ -26,8 +26,8 @@ constexpr std::size_t kLongestMatch = 258;
 // Literal/length symbols: 0..255 literals, 256 end of block, 257..285 match lengths.
 constexpr int kLiteralLengthSymbols = 286;
 constexpr int kEndOfBlock = 256;
-constexpr int kLongestCode = 15;     // deflate's limit for the literal/length and distance codes
-constexpr int kLongestLengthCode = 7; // and for the code-length code
+constexpr int kLongestCode = 15;       // deflate's limit for the literal/length and distance codes
+constexpr int kLongestLengthCode = 7;  // and for the code-length code
 
 // Match length `length` (3..258) as deflate's symbol (257 + index), its extra bits and their value.
 struct LengthSymbol {

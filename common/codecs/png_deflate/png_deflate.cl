@@ -10,8 +10,8 @@
 #define LITERAL_LENGTH_SYMBOLS 286
 
 // RFC 1951 section 3.2.5: the first length of each length symbol 257..285, and its extra bits.
-__constant ushort length_base[29] = {3,  4,  5,  6,  7,  8,   9,   10,  11,  13,
-                                     15, 17, 19, 23, 27, 31,  35,  43,  51,  59,
+__constant ushort length_base[29] = {3,  4,  5,  6,   7,   8,   9,   10,  11, 13,
+                                     15, 17, 19, 23,  27,  31,  35,  43,  51, 59,
                                      67, 83, 99, 115, 131, 163, 195, 227, 258};
 __constant uchar length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                      2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
@@ -121,7 +121,7 @@ __kernel void adler_cells(__global const uchar* bytes, uint size, __global uint*
 }
 
 // A code table entry: the bit-reversed code in the low 16 bits, its length above.
-#define CODE_OF(entry) ((entry) & 0xFFFFu)
+#define CODE_OF(entry) ((entry)&0xFFFFu)
 #define LENGTH_OF(entry) ((entry) >> 16)
 
 /**

@@ -93,7 +93,8 @@ struct PngDeflateEncoder::Lane {
     void reserve_pixels(std::size_t pixel_bytes)
     {
         if (pixel_bytes <= pixel_capacity) return;
-        pixels = create_image_buffer(cl, mode, CL_MEM_READ_ONLY, pixel_bytes, "a PNG chunk's pixels");
+        pixels =
+            create_image_buffer(cl, mode, CL_MEM_READ_ONLY, pixel_bytes, "a PNG chunk's pixels");
         pixel_capacity = pixel_bytes;
     }
     // `local_bytes`: the local memory its arguments ask for, named with the group if it fails.
@@ -109,8 +110,8 @@ struct PngDeflateEncoder::Lane {
                                      : std::string()) +
                         "; the device's limits: " + describe_limits(cl.device) + ")",
                     [&] {
-                        cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local,
-                                                      nullptr, &event);
+                        cl.queue.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr,
+                                                      &event);
                     });
         cl.record(kernel, event);
     }
@@ -299,7 +300,8 @@ void PngDeflateEncoder::compress_in(Lane& lane, std::size_t size, bool last,
 
     // 1. The symbol counts, back to the host for the codes.
     queue.enqueueFillBuffer(lane.histogram, cl_uint{0}, 0, kLiteralLengthSymbols * sizeof(cl_uint));
-    set_args(lane.count_symbols, lane.bytes, chunk_size, lane.histogram, cl::Local(kHistogramBytes));
+    set_args(lane.count_symbols, lane.bytes, chunk_size, lane.histogram,
+             cl::Local(kHistogramBytes));
     lane.run(lane.count_symbols, per_cell, group, kHistogramBytes);
     SymbolCounts counts{};
     queue.enqueueReadBuffer(lane.histogram, CL_TRUE, 0, sizeof counts, counts.data());

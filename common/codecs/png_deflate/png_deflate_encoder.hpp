@@ -37,8 +37,9 @@ public:
 
     // Rows [first_row, first_row + count) of `image`, filtered on the device with Up as the PNG
     // writer filters (filter_png_rows_up), appended to `out` as deflate blocks (one, unless the
-    // device's largest allocation holds fewer rows; the last one final when `last`), returning the Adler-32 of the filtered rows, computed on the device per
-    // cell: a PngRowsEncoder (common/imageio/png_writer.hpp).
+    // device's largest allocation holds fewer rows; the last one final when `last`), returning the
+    // Adler-32 of the filtered rows, computed on the device per cell: a PngRowsEncoder
+    // (common/imageio/png_writer.hpp).
     std::uint32_t compress_rows(const Image& image, std::size_t first_row, std::size_t count,
                                 bool last, std::vector<std::uint8_t>& out);
 

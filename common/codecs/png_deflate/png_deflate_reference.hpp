@@ -19,8 +19,8 @@ void deflate_chunk_reference(const std::uint8_t* input, std::size_t size, bool l
 
 // One token of a cell: a literal byte, or a match of `length` bytes at distance 1.
 struct CellToken {
-    int symbol;      // 0..255 a literal; 257..285 a match length's symbol
-    int length;      // bytes covered: 1 for a literal, 3..258 for a match
+    int symbol;  // 0..255 a literal; 257..285 a match length's symbol
+    int length;  // bytes covered: 1 for a literal, 3..258 for a match
 };
 // The token at `at`, in the cell that ends at `cell_end`, of a chunk of `size` bytes
 // (png_deflate.cl's next_token): a match when at least 3 bytes repeat the byte before `at`,

@@ -53,8 +53,8 @@ TEST_F(CodecChoiceTest, OneRuleForBoth)
 {
     const auto host = CodecPlace::host, device = CodecPlace::device;
     for (bool can : {false, true})
-        for (std::optional<CodecPlace> cached : {std::optional<CodecPlace>{}, std::optional(host),
-                                                 std::optional(device)}) {
+        for (std::optional<CodecPlace> cached :
+             {std::optional<CodecPlace>{}, std::optional(host), std::optional(device)}) {
             SCOPED_TRACE(std::string(can ? "the device can" : "the device cannot") + ", cached " +
                          (cached ? place_name(*cached) : "nothing"));
             EXPECT_EQ(codec_place(CodecSetting::host, cached, can), host);
@@ -104,8 +104,7 @@ TEST_F(CodecChoiceTest, RecordsTheDeviceFoundAndCachesNoForcedChoice)
     forced.png_deflate = CodecSetting::device;
     forced.jpeg_idct = CodecSetting::host;
     std::ostringstream log;
-    const CodecChoice choice =
-        choose_codecs(forced, selection, cl, MemoryMode::copy, log);
+    const CodecChoice choice = choose_codecs(forced, selection, cl, MemoryMode::copy, log);
     EXPECT_EQ(choice.png_deflate, CodecPlace::device);  // PoCL is little-endian
     EXPECT_EQ(choice.jpeg_idct, CodecPlace::host);
     EXPECT_EQ(log.str(), "") << "nothing measured";

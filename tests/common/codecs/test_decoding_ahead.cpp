@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Decoding a photo beside the device's start (common/codecs/decoding_ahead.hpp): the luminance taken
-// is the one decoding on the spot gives, its rows can be taken before the rest are decoded, a
+// Decoding a photo beside the device's start (common/codecs/decoding_ahead.hpp): the luminance
+// taken is the one decoding on the spot gives, its rows can be taken before the rest are decoded, a
 // damaged file's error comes out of take() and rows(), and an object never taken waits for its
 // thread rather than leave it running.
 #include "common/codecs/decoding_ahead.hpp"
@@ -50,7 +50,8 @@ protected:
 // gives the luminance a decoding on the spot gives, made from them by the reference IDCT.
 TEST_F(DecodingAheadTest, StopsAtAJpegsCoefficients)
 {
-    for (const auto& [width, height] : std::vector<std::pair<int, int>>{{1, 1}, {17, 5}, {130, 67}}) {
+    for (const auto& [width, height] :
+         std::vector<std::pair<int, int>>{{1, 1}, {17, 5}, {130, 67}}) {
         const fs::path photo = write("photo.jpg", jpeg(width, height));
         const InputFile file(photo);
         DecodingAhead ahead(file, DecodingAhead::Output::coefficients);
@@ -127,7 +128,8 @@ TEST_F(DecodingAheadTest, CoefficientsRethrowTheDecodingsError)
 
 TEST_F(DecodingAheadTest, TakesTheLuminanceADecodingOnTheSpotGives)
 {
-    for (const auto& [width, height] : std::vector<std::pair<int, int>>{{1, 1}, {17, 5}, {130, 67}}) {
+    for (const auto& [width, height] :
+         std::vector<std::pair<int, int>>{{1, 1}, {17, 5}, {130, 67}}) {
         const fs::path photo = write("photo.jpg", jpeg(width, height));
         const InputFile file(photo);
         DecodingAhead ahead(file);
@@ -148,7 +150,8 @@ TEST_F(DecodingAheadTest, RowsAreTheFinalPixelsOnceReturned)
     const Image expected = sdk::read_luminance(InputFile(photo));
     const InputFile file(photo);
     DecodingAhead ahead(file);
-    for (const std::size_t count : {std::size_t{1}, std::size_t{64}, std::size_t{65}, std::size_t{200}}) {
+    for (const std::size_t count :
+         {std::size_t{1}, std::size_t{64}, std::size_t{65}, std::size_t{200}}) {
         const Image& rows = ahead.rows(count);
         ASSERT_EQ(rows.width, 300u);
         ASSERT_EQ(rows.height, 200u);
@@ -199,7 +202,9 @@ TEST_F(DecodingAheadTest, NeverTakenItWaitsForItsThread)
     }
     ASSERT_GT(whole_decoding_reads, 0u);
     const InputFile file(photo);
-    { DecodingAhead ahead(file); }  // destroyed at once, while decoding
+    {
+        DecodingAhead ahead(file);
+    }  // destroyed at once, while decoding
     EXPECT_EQ(file.reads(), whole_decoding_reads);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// jpeg_idct.cl against its C++ contract (common/codecs/jpeg_idct/jpeg_idct_reference.hpp), bit for bit:
-// random coefficients on every awkward size, a real JPEG's, whole images and bands starting
+// jpeg_idct.cl against its C++ contract (common/codecs/jpeg_idct/jpeg_idct_reference.hpp), bit for
+// bit: random coefficients on every awkward size, a real JPEG's, whole images and bands starting
 // inside a row of blocks, rows padded to 64 and rows `width` bytes apart, with the output
 // poisoned so that a byte the kernel leaves unwritten, or writes past the end, shows.
 #include "common/codecs/jpeg_idct/jpeg_idct_filter.hpp"
@@ -89,7 +89,8 @@ void expect_equal_to_reference(const JpegLuminanceCoefficients& plane, const std
                         << where << " at (" << x << ", " << y << ")";
                 }
             for (std::size_t i = 0; i < guard; ++i)
-                ASSERT_EQ(actual[row_pitch * band.count + i], kPoison) << where << ": written past the end";
+                ASSERT_EQ(actual[row_pitch * band.count + i], kPoison)
+                    << where << ": written past the end";
         }
 }
 
@@ -132,7 +133,8 @@ TEST(JpegIdct, ABandsBlocksFitTheAllocationItsPlanCounted)
         ASSERT_GT(rows, 0u);
         for (std::size_t first = 0; first < 16; ++first)
             EXPECT_LE(JpegIdctFilter::coefficient_bytes(plane, first, rows), allocation)
-                << width << " wide, " << allocation << " bytes, " << rows << " rows from row " << first;
+                << width << " wide, " << allocation << " bytes, " << rows << " rows from row "
+                << first;
     }
 }
 
@@ -212,10 +214,12 @@ TEST(JpegIdct, TheReferenceIsTheHostsLibjpegForCraftedQuantisers)
 {
     for (const int dc : {40, 128, 255})
         for (int quality : {1, 50, 100}) {
-            const auto file = with_dc_quantiser(grey_squares_jpeg(quality), static_cast<std::uint8_t>(dc));
+            const auto file =
+                with_dc_quantiser(grey_squares_jpeg(quality), static_cast<std::uint8_t>(dc));
             const auto plane = decode_jpeg_luminance_coefficients(file.data(), file.size(), "");
             ASSERT_TRUE(plane);
-            EXPECT_EQ(luminance_from_coefficients(*plane).pixels, codectest::decode_jpeg_directly(file))
+            EXPECT_EQ(luminance_from_coefficients(*plane).pixels,
+                      codectest::decode_jpeg_directly(file))
                 << "q" << quality << ", DC quantiser " << dc;
         }
 }

@@ -82,11 +82,11 @@ TEST(JpegIdctReference, EqualsLibjpegsGreyDecoding)
                     spec.progressive = layout == 1;
                     spec.restart_mcus = layout == 2 ? 1 : 0;
                     spec.pixels = test_pixels(spec.width, spec.height, kind.components, seed++);
-                    expect_equal_to_libjpeg(build_jpeg(spec),
-                                            std::string(kind.name) + " " + std::to_string(size.width) +
-                                                "x" + std::to_string(size.height) + " q" +
-                                                std::to_string(quality) + " layout " +
-                                                std::to_string(layout));
+                    expect_equal_to_libjpeg(
+                        build_jpeg(spec),
+                        std::string(kind.name) + " " + std::to_string(size.width) + "x" +
+                            std::to_string(size.height) + " q" + std::to_string(quality) +
+                            " layout " + std::to_string(layout));
                 }
 }
 

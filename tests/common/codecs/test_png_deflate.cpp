@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// png_deflate.cl through its host driver (common/codecs/png_deflate/png_deflate_encoder.hpp) against
-// the C++ reference, bit for bit, on awkward chunk sizes, after a larger chunk has left its
+// png_deflate.cl through its host driver (common/codecs/png_deflate/png_deflate_encoder.hpp)
+// against the C++ reference, bit for bit, on awkward chunk sizes, after a larger chunk has left its
 // bits in the device's buffers and behind poisoned bytes already in the output, its rows
 // filtered on the device as on the host; and a PNG written through the device's encoder decodes
 // through libpng to the pixels.
@@ -127,10 +127,10 @@ TEST(PngDeflate, RowsFilteredOnTheDeviceAsOnTheHost)
 // the device, decodes through libpng to the pixels.
 TEST(PngDeflate, PngThroughTheDeviceDecodesToThePixels)
 {
-    use_png_rows_encoder([](const Image& image, std::size_t first_row, std::size_t count,
-                            bool last, Bytes& out) {
-        return encoder().compress_rows(image, first_row, count, last, out);
-    });
+    use_png_rows_encoder(
+        [](const Image& image, std::size_t first_row, std::size_t count, bool last, Bytes& out) {
+            return encoder().compress_rows(image, first_row, count, last, out);
+        });
     for (const test::Size& size :
          {test::Size{1, 1}, test::Size{2, 3}, test::Size{17, 5}, test::Size{61, 37}}) {
         SCOPED_TRACE(test::size_name(size));
@@ -144,7 +144,9 @@ TEST(PngDeflate, PngThroughTheDeviceDecodesToThePixels)
         Bytes png;
         write_png_stream(
             image,
-            [&](const std::uint8_t* data, std::size_t bytes) { png.insert(png.end(), data, data + bytes); },
+            [&](const std::uint8_t* data, std::size_t bytes) {
+                png.insert(png.end(), data, data + bytes);
+            },
             chunking);
         const Image decoded = decode_png(png.data(), png.size(), "device.png");
         EXPECT_EQ(decoded.pixels, image.pixels);

@@ -119,7 +119,8 @@ TEST(PngDeflateReference, ARunAcrossACellBoundaryIsOneMatch)
     EXPECT_EQ(sdk::first_token(input.data(), sdk::kCellBytes, input.size()), run_start + 1 + 40);
 
     const Bytes zeros(3 * sdk::kCellBytes, 0);
-    EXPECT_EQ(sdk::first_token(zeros.data(), 2 * sdk::kCellBytes, zeros.size()), 2 * sdk::kCellBytes);
+    EXPECT_EQ(sdk::first_token(zeros.data(), 2 * sdk::kCellBytes, zeros.size()),
+              2 * sdk::kCellBytes);
 }
 
 TEST(PngDeflateReference, RefusesAnEmptyChunk)

@@ -35,14 +35,14 @@ struct PngSpec {
 inline int stored_channels(int colour_type)
 {
     switch (colour_type) {
-    case PNG_COLOR_TYPE_GRAY_ALPHA:
-        return 2;
-    case PNG_COLOR_TYPE_RGB:
-        return 3;
-    case PNG_COLOR_TYPE_RGB_ALPHA:
-        return 4;
-    default:
-        return 1;  // grey, palette
+        case PNG_COLOR_TYPE_GRAY_ALPHA:
+            return 2;
+        case PNG_COLOR_TYPE_RGB:
+            return 3;
+        case PNG_COLOR_TYPE_RGB_ALPHA:
+            return 4;
+        default:
+            return 1;  // grey, palette
     }
 }
 
@@ -67,8 +67,8 @@ inline std::vector<std::vector<std::uint8_t>> packed_rows(const PngSpec& spec)
                 row[2 * i + 1] = static_cast<std::uint8_t>(value);
             } else {
                 const std::size_t bit = i * spec.bit_depth;
-                row[bit / 8] = static_cast<std::uint8_t>(
-                    row[bit / 8] | (value << (8 - spec.bit_depth - bit % 8)));
+                row[bit / 8] = static_cast<std::uint8_t>(row[bit / 8] |
+                                                         (value << (8 - spec.bit_depth - bit % 8)));
             }
         }
     }
@@ -115,7 +115,8 @@ inline std::vector<std::uint8_t> with_chunks_after_header(const std::vector<std:
     chunk.insert(chunk.end(), data.begin(), data.end());
     const auto crc = static_cast<std::uint32_t>(
         crc32(0, chunk.data() + 4, static_cast<uInt>(chunk.size() - 4)));  // type and data
-    for (int shift = 24; shift >= 0; shift -= 8) chunk.push_back(static_cast<std::uint8_t>(crc >> shift));
+    for (int shift = 24; shift >= 0; shift -= 8)
+        chunk.push_back(static_cast<std::uint8_t>(crc >> shift));
     constexpr std::size_t kAfterHeader = 33;  // signature (8), IHDR (4 + 4 + 13 + 4)
     std::vector<std::uint8_t> out(png.begin(), png.begin() + kAfterHeader);
     out.reserve(png.size() + count * chunk.size());
@@ -129,7 +130,7 @@ struct JpegSpec {
     int height = 1;
     int components = 3;  // 1 grey, 3 RGB (stored as YCbCr), 4 CMYK
     int quality = 95;
-    bool subsampled = false;  // 4:2:0 chroma, else 4:4:4
+    bool subsampled = false;     // 4:2:0 chroma, else 4:4:4
     int luma_h = 0, luma_v = 0;  // when not 0, Y's sampling factors (chroma 1x1): 2, 1 = 4:2:2
     bool progressive = false;
     // Restart markers as cjpeg's -restart writes them: every `restart_rows` MCU rows, or every
@@ -139,7 +140,10 @@ struct JpegSpec {
     std::vector<std::uint8_t> pixels;  // width * height * components, top row first
 };
 
-inline void abort_on_error(j_common_ptr) { std::abort(); }
+inline void abort_on_error(j_common_ptr)
+{
+    std::abort();
+}
 
 inline std::vector<std::uint8_t> build_jpeg(const JpegSpec& spec)
 {
@@ -154,7 +158,7 @@ inline std::vector<std::uint8_t> build_jpeg(const JpegSpec& spec)
     cinfo.image_width = static_cast<JDIMENSION>(spec.width);
     cinfo.image_height = static_cast<JDIMENSION>(spec.height);
     cinfo.input_components = spec.components;
-    cinfo.in_color_space = spec.components == 1 ? JCS_GRAYSCALE
+    cinfo.in_color_space = spec.components == 1   ? JCS_GRAYSCALE
                            : spec.components == 4 ? JCS_CMYK
                                                   : JCS_RGB;
     jpeg_set_defaults(&cinfo);
@@ -163,7 +167,8 @@ inline std::vector<std::uint8_t> build_jpeg(const JpegSpec& spec)
         const int factor = spec.subsampled ? 2 : 1;
         cinfo.comp_info[0].h_samp_factor = spec.luma_h ? spec.luma_h : factor;
         cinfo.comp_info[0].v_samp_factor = spec.luma_v ? spec.luma_v : factor;
-        for (int i = 1; i < 3; ++i) cinfo.comp_info[i].h_samp_factor = cinfo.comp_info[i].v_samp_factor = 1;
+        for (int i = 1; i < 3; ++i)
+            cinfo.comp_info[i].h_samp_factor = cinfo.comp_info[i].v_samp_factor = 1;
     }
     if (spec.progressive) jpeg_simple_progression(&cinfo);
     if (spec.restart_mcus != 0)
@@ -193,7 +198,8 @@ inline std::vector<std::uint8_t> with_last_scan_repeated(const std::vector<std::
     for (std::size_t i = 0; i + 1 < jpeg.size(); ++i)
         if (jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA) last_scan = i;
     const std::size_t end_of_image = jpeg.size() - 2;
-    if (last_scan == 0 || jpeg[end_of_image] != 0xFF || jpeg[end_of_image + 1] != 0xD9) std::abort();
+    if (last_scan == 0 || jpeg[end_of_image] != 0xFF || jpeg[end_of_image + 1] != 0xD9)
+        std::abort();
     std::vector<std::uint8_t> out(jpeg.begin(), jpeg.begin() + end_of_image);
     for (std::size_t i = 0; i < copies; ++i)
         out.insert(out.end(), jpeg.begin() + last_scan, jpeg.begin() + end_of_image);

@@ -436,7 +436,8 @@ TEST(BmpReject, OtherHeaderSizes)
     for (std::uint32_t size : {12u, 16u, 52u, 56u, 64u, 200u, 0u, 0xFFFFFFFFu}) {
         auto bytes = valid_rgb();
         patch32(bytes, 14, size);
-        kBmp.expect_rejected(bytes, size == 12 ? "BITMAPCOREHEADER" : "unsupported info header size");
+        kBmp.expect_rejected(bytes,
+                             size == 12 ? "BITMAPCOREHEADER" : "unsupported info header size");
     }
 }
 
@@ -599,10 +600,11 @@ TEST(BmpReject, BadMasks)
 TEST(BmpReject, TruncatedPixelData)
 {
     const auto bytes = valid_rgb();  // 3x2 at 24 bit: rows of 9 bytes padded to 12
-    kBmp.expect_rejected({bytes.begin(), bytes.end() - 1},
-                    "test.bmp: pixel data truncated: needs 24 bytes at offset 54, file has 77");
+    kBmp.expect_rejected(
+        {bytes.begin(), bytes.end() - 1},
+        "test.bmp: pixel data truncated: needs 24 bytes at offset 54, file has 77");
     kBmp.expect_rejected({bytes.begin(), bytes.begin() + 54},
-                    "pixel data truncated: needs 24 bytes at offset 54, file has 54");
+                         "pixel data truncated: needs 24 bytes at offset 54, file has 54");
 }
 
 // Every prefix of a valid file is malformed: each must be rejected cleanly (under the

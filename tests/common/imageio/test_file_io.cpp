@@ -201,7 +201,8 @@ TEST_F(FileIo, AStopWhileCreatingATemporaryLeavesNone)
         ASSERT_GE(child, 0);
         if (child == 0) {
             for (;;) {
-                const sdk::TemporaryFile temporary = sdk::create_temporary_beside(folder_ / "out.bmp");
+                const sdk::TemporaryFile temporary =
+                    sdk::create_temporary_beside(folder_ / "out.bmp");
                 ::close(temporary.fd);
                 sdk::remove_temporary(temporary.path);
             }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Image files whatever their format (common/imageio/image_file): the reader chooses by the first bytes,
-// the writer by the output's extension; unknown files are refused with one line naming them.
+// Image files whatever their format (common/imageio/image_file): the reader chooses by the first
+// bytes, the writer by the output's extension; unknown files are refused with one line naming them.
 #include "bmp_builder.hpp"
 #include "codec_builders.hpp"
 #include "imageio_test_support.hpp"
@@ -49,8 +49,8 @@ TEST(ImageFormatDetection, BySignature)
     EXPECT_EQ(sdk::detect_image_format(jpeg, sizeof jpeg, "x"), ImageFormat::jpeg);
     // A PNG signature cut short, a GIF, nothing: none of ours.
     for (const std::vector<std::uint8_t>& other :
-         {std::vector<std::uint8_t>{0x89, 'P', 'N', 'G'}, std::vector<std::uint8_t>{'G', 'I', 'F', '8'},
-          std::vector<std::uint8_t>{}}) {
+         {std::vector<std::uint8_t>{0x89, 'P', 'N', 'G'},
+          std::vector<std::uint8_t>{'G', 'I', 'F', '8'}, std::vector<std::uint8_t>{}}) {
         try {
             sdk::detect_image_format(other.data(), other.size(), "x.png");
             ADD_FAILURE() << "accepted";
@@ -107,7 +107,8 @@ TEST_F(ImageFiles, ReadImageChoosesBySignature)
     EXPECT_EQ(sdk::read_image(folder_ / "png.bmp").pixels, kImage.pixels);
     EXPECT_EQ(sdk::read_image(folder_ / "bmp.png").pixels, kImage.pixels);
     EXPECT_EQ(sdk::read_image(folder_ / "jpeg.bmp").pixels, codectest::decode_jpeg_directly(jpeg));
-    EXPECT_EQ(sdk::decode_image(jpeg.data(), jpeg.size(), "x").pixels, codectest::decode_jpeg_directly(jpeg));
+    EXPECT_EQ(sdk::decode_image(jpeg.data(), jpeg.size(), "x").pixels,
+              codectest::decode_jpeg_directly(jpeg));
 }
 
 TEST_F(ImageFiles, RefusesUnknownAndIrregularFiles)

@@ -96,7 +96,8 @@ TEST_F(InputFileTest, ALargeReadSplitOverThreadsIsExact)
         FAIL() << "read past the end";
     } catch (const FileError& error) {
         EXPECT_NE(std::string(error.what()).find("ends at byte " + std::to_string(30 << 20)),
-                  std::string::npos) << error.what();
+                  std::string::npos)
+            << error.what();
     }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The JPEG reader (common/imageio/jpeg): grey, 4:4:4 and 4:2:0 colour, baseline and progressive, decoded
-// (1) exactly as libjpeg decodes them itself with its defaults, and (2) close to the pixels they
-// were made from (lossy: within a tolerance per case); broken and CMYK files refused with one
+// The JPEG reader (common/imageio/jpeg): grey, 4:4:4 and 4:2:0 colour, baseline and progressive,
+// decoded (1) exactly as libjpeg decodes them itself with its defaults, and (2) close to the pixels
+// they were made from (lossy: within a tolerance per case); broken and CMYK files refused with one
 // line naming the file.
 #include "codec_builders.hpp"
 #include "imageio_test_support.hpp"
@@ -57,12 +57,9 @@ struct Case {
     int tolerance;  // largest |decoded - original| allowed, at quality 95
 };
 const Case kCases[] = {
-    {"grey", 1, false, false, 2},
-    {"grey progressive", 1, false, true, 2},
-    {"4:4:4", 3, false, false, 4},
-    {"4:4:4 progressive", 3, false, true, 4},
-    {"4:2:0", 3, true, false, 6},
-    {"4:2:0 progressive", 3, true, true, 6},
+    {"grey", 1, false, false, 2},  {"grey progressive", 1, false, true, 2},
+    {"4:4:4", 3, false, false, 4}, {"4:4:4 progressive", 3, false, true, 4},
+    {"4:2:0", 3, true, false, 6},  {"4:2:0 progressive", 3, true, true, 6},
 };
 
 TEST(JpegRead, EqualsLibjpegAndCloseToTheOriginal)
@@ -102,7 +99,8 @@ TEST(JpegRead, LuminanceOnlyIsTheStoredLuminance)
         ASSERT_EQ(image.channels, 1);
         EXPECT_EQ(image.pixels, codectest::decode_jpeg_directly(file, true));
         const Image original{37, 21, c.components, spec.pixels};
-        EXPECT_LE(largest_difference(image.pixels, sdk::to_luminance(original).pixels), c.tolerance);
+        EXPECT_LE(largest_difference(image.pixels, sdk::to_luminance(original).pixels),
+                  c.tolerance);
         if (c.components == 1) {
             EXPECT_EQ(image.pixels, kJpeg.decode(file).pixels);
         }
@@ -128,9 +126,11 @@ TEST(JpegReject, Truncated)
 {
     for (const bool progressive : {false, true}) {
         const auto bytes = valid_jpeg(progressive);
-        for (const std::size_t size : {std::size_t{3}, std::size_t{100}, bytes.size() / 2, bytes.size() - 5}) {
+        for (const std::size_t size :
+             {std::size_t{3}, std::size_t{100}, bytes.size() / 2, bytes.size() - 5}) {
             SCOPED_TRACE(std::to_string(size) + (progressive ? " progressive" : ""));
-            kJpeg.expect_rejected({bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size)}, "truncated");
+            kJpeg.expect_rejected(
+                {bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size)}, "truncated");
         }
     }
 }
@@ -170,7 +170,8 @@ TEST(JpegRead, AFileWithoutItsEndMarkerIsDecoded)
 TEST(JpegReject, JunkAfterSignature)
 {
     std::vector<std::uint8_t> bytes = valid_jpeg();
-    for (std::size_t i = 3; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 37 + 11);
+    for (std::size_t i = 3; i < bytes.size(); ++i)
+        bytes[i] = static_cast<std::uint8_t>(i * 37 + 11);
     kJpeg.expect_rejected(bytes, "test.jpg: ");
     EXPECT_NE(kJpeg.rejection(bytes), "<accepted>");
 }
@@ -186,7 +187,8 @@ std::vector<std::uint8_t> with_size(std::uint16_t width, std::uint16_t height)
 {
     std::vector<std::uint8_t> bytes = valid_jpeg();
     for (std::size_t i = 2; i + 9 < bytes.size(); ++i) {
-        if (bytes[i] == 0xFF && bytes[i + 1] == 0xC0) {  // SOF0: length (2), precision (1), height, width
+        if (bytes[i] == 0xFF &&
+            bytes[i + 1] == 0xC0) {  // SOF0: length (2), precision (1), height, width
             bytes[i + 5] = static_cast<std::uint8_t>(height >> 8);
             bytes[i + 6] = static_cast<std::uint8_t>(height);
             bytes[i + 7] = static_cast<std::uint8_t>(width >> 8);
@@ -217,7 +219,8 @@ TEST(JpegReject, DataThatEndsBeforeTheImageIsNotDecodedAround)
         spec.restart_rows = variant == 2 ? 1 : 0;
         const std::vector<std::uint8_t> whole = codectest::build_jpeg(spec);
         SCOPED_TRACE(variant == 0 ? "baseline" : variant == 1 ? "progressive" : "restart markers");
-        std::vector<std::uint8_t> half(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2));
+        std::vector<std::uint8_t> half(
+            whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() / 2));
         half.insert(half.end(), {0xFF, 0xD9});
         std::vector<std::uint8_t> larger = whole;  // 400x300 of data, its header saying 800x600
         for (std::size_t i = 2; i + 9 < larger.size(); ++i) {
@@ -248,14 +251,16 @@ TEST(JpegReject, DataThatEndsBeforeTheImageIsNotDecodedAround)
 std::size_t scans_in(const std::vector<std::uint8_t>& jpeg)
 {
     std::size_t scans = 0;
-    for (std::size_t i = 0; i + 1 < jpeg.size(); ++i) scans += jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA;
+    for (std::size_t i = 0; i + 1 < jpeg.size(); ++i)
+        scans += jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA;
     return scans;
 }
 
 // `jpeg` with its first scan (a DC scan, which sets coefficients rather than refining them, so
 // that repeating it decodes without damage: libjpeg only warns that the progression is odd)
 // repeated `copies` times before the end marker, each copy with the tables before it.
-std::vector<std::uint8_t> with_first_scan_repeated(const std::vector<std::uint8_t>& jpeg, std::size_t copies)
+std::vector<std::uint8_t> with_first_scan_repeated(const std::vector<std::uint8_t>& jpeg,
+                                                   std::size_t copies)
 {
     // Segments from SOI: a marker, a length, then for SOS the entropy-coded data up to the next
     // marker that is neither a stuffed 0xFF00 nor a restart marker.
@@ -265,8 +270,8 @@ std::vector<std::uint8_t> with_first_scan_repeated(const std::vector<std::uint8_
         if (marker == 0xC4 && tables == 0) tables = at;  // the first scan's Huffman tables
         std::size_t next = at + 2 + (std::size_t{jpeg[at + 2]} << 8 | jpeg[at + 3]);
         if (marker == 0xDA) {
-            while (next + 1 < jpeg.size() &&
-                   !(jpeg[next] == 0xFF && jpeg[next + 1] != 0 && (jpeg[next + 1] < 0xD0 || jpeg[next + 1] > 0xD7)))
+            while (next + 1 < jpeg.size() && !(jpeg[next] == 0xFF && jpeg[next + 1] != 0 &&
+                                               (jpeg[next + 1] < 0xD0 || jpeg[next + 1] > 0xD7)))
                 ++next;
             first_end = next;
         }

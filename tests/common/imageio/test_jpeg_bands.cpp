@@ -67,7 +67,8 @@ struct BandStore {
     }
     bool written(std::size_t band) const
     {
-        return blocks[band][0] != kPoison || blocks[band][1] != kPoison || blocks[band][2] != kPoison;
+        return blocks[band][0] != kPoison || blocks[band][1] != kPoison ||
+               blocks[band][2] != kPoison;
     }
     // The bands' rows side by side, without padding; checks the padding is still poison.
     std::vector<std::uint8_t> pixels()
@@ -76,7 +77,8 @@ struct BandStore {
         for (std::size_t y = 0; y < height; ++y) {
             const std::uint8_t* row = blocks[y / band_rows].data() + (y % band_rows) * pitch;
             out.insert(out.end(), row, row + width * 3);
-            if (std::any_of(row + width * 3, row + pitch, [](std::uint8_t b) { return b != kPoison; }))
+            if (std::any_of(row + width * 3, row + pitch,
+                            [](std::uint8_t b) { return b != kPoison; }))
                 broken = "padding written in row " + std::to_string(y);
         }
         return out;
@@ -88,7 +90,8 @@ void expect_each_band_once(const BandStore& store)
     std::vector<std::size_t> sorted = store.ready;
     std::sort(sorted.begin(), sorted.end());
     std::vector<std::size_t> expected;
-    for (std::size_t first = 0; first < store.height; first += store.band_rows) expected.push_back(first);
+    for (std::size_t first = 0; first < store.height; first += store.band_rows)
+        expected.push_back(first);
     EXPECT_EQ(sorted, expected);
 }
 
@@ -106,11 +109,14 @@ TEST(JpegBands, EveryBandOnceWithTheWholeDecodesPixels)
     const auto file = noisy_jpeg(45, 203, 1);
     const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file);
     for (const unsigned threads : {1u, 2u, 5u})
-        for (const std::size_t band_rows : {std::size_t{1}, std::size_t{7}, std::size_t{16}, std::size_t{500}}) {
-            SCOPED_TRACE(std::to_string(threads) + " threads, bands of " + std::to_string(band_rows));
+        for (const std::size_t band_rows :
+             {std::size_t{1}, std::size_t{7}, std::size_t{16}, std::size_t{500}}) {
+            SCOPED_TRACE(std::to_string(threads) + " threads, bands of " +
+                         std::to_string(band_rows));
             BandStore store{45, 203, band_rows, 45 * 3 + 5, {}, {}, {}};
             JpegPath path = JpegPath::sequential;
-            sdk::decode_jpeg_bands(file.data(), file.size(), "test.jpg", store.bands(), parallel(threads, &path));
+            sdk::decode_jpeg_bands(file.data(), file.size(), "test.jpg", store.bands(),
+                                   parallel(threads, &path));
             EXPECT_EQ(path, threads == 1 ? JpegPath::sequential : JpegPath::restart_intervals);
             expect_each_band_once(store);
             EXPECT_EQ(store.pixels(), expected);
@@ -134,7 +140,8 @@ TEST(JpegBands, HandedOverBeforeLaterRowsAreDecoded)
             if (first == 0) next_untouched_at_first_band = !store.written(2);
             record(first, rows);
         };
-        sdk::decode_jpeg_bands(file.data(), file.size(), "test.jpg", bands, parallel(threads, nullptr));
+        sdk::decode_jpeg_bands(file.data(), file.size(), "test.jpg", bands,
+                               parallel(threads, nullptr));
         EXPECT_TRUE(next_untouched_at_first_band);
         if (threads == 1) {
             std::vector<std::size_t> in_order(store.ready);
@@ -156,7 +163,8 @@ TEST(JpegBands, WhatReadyThrowsLeavesTheDecoding)
             throw std::runtime_error("device lost");
         };
         try {
-            sdk::decode_jpeg_bands(file.data(), file.size(), "test.jpg", bands, parallel(threads, nullptr));
+            sdk::decode_jpeg_bands(file.data(), file.size(), "test.jpg", bands,
+                                   parallel(threads, nullptr));
             ADD_FAILURE() << "no exception";
         } catch (const std::runtime_error& error) {
             EXPECT_EQ(std::string(error.what()), "device lost");
@@ -174,13 +182,15 @@ TEST(JpegBands, AParallelAttemptThatFailsIsFinishedSequentially)
     const auto layout = sdk::find_restart_intervals(bytes, 2);
     ASSERT_TRUE(layout);
     int checked = 0;
-    for (std::uint64_t at = layout->interval_begin[14]; at < layout->interval_end[14] && checked < 3; ++at) {
+    for (std::uint64_t at = layout->interval_begin[14];
+         at < layout->interval_end[14] && checked < 3; ++at) {
         auto damaged = file;
         damaged[at] = 0xFF;  // a stray FF followed by data: libjpeg warns and skips
         JpegPath path = JpegPath::restart_intervals;
         BandStore store{48, 256, 16, 48 * 3, {}, {}, {}};
         try {
-            sdk::decode_jpeg_bands(damaged.data(), damaged.size(), "test.jpg", store.bands(), parallel(2, &path));
+            sdk::decode_jpeg_bands(damaged.data(), damaged.size(), "test.jpg", store.bands(),
+                                   parallel(2, &path));
         } catch (const sdk::ImageError&) {
             continue;
         }

@@ -31,7 +31,8 @@ struct Sampling {
     int components;
     int luma_h, luma_v;  // Y's factors; chroma is 1x1
 };
-const Sampling kSamplings[] = {{"grey", 1, 1, 1}, {"4:4:4", 3, 1, 1}, {"4:2:2", 3, 2, 1}, {"4:2:0", 3, 2, 2}};
+const Sampling kSamplings[] = {
+    {"grey", 1, 1, 1}, {"4:4:4", 3, 1, 1}, {"4:2:2", 3, 2, 1}, {"4:2:0", 3, 2, 2}};
 
 // Photograph-like: smooth slopes with noise, so that the entropy-coded data holds stuffed FF
 // bytes and intervals of different lengths.
@@ -51,7 +52,8 @@ JpegSpec noisy_spec(const Sampling& sampling, int width, int height, int restart
                 random ^= random << 13;
                 random ^= random >> 17;
                 random ^= random << 5;
-                spec.pixels.push_back(static_cast<std::uint8_t>(40 * c + 3 * x + 5 * y + (random % 48)));
+                spec.pixels.push_back(
+                    static_cast<std::uint8_t>(40 * c + 3 * x + 5 * y + (random % 48)));
             }
     return spec;
 }
@@ -71,12 +73,14 @@ Image decode(const std::vector<std::uint8_t>& file, unsigned threads, JpegPath* 
 }
 
 // The decoded image, or the one line it was refused with.
-std::string outcome(const std::vector<std::uint8_t>& file, unsigned threads, JpegPath* path = nullptr)
+std::string outcome(const std::vector<std::uint8_t>& file, unsigned threads,
+                    JpegPath* path = nullptr)
 {
     try {
         const Image image = decode(file, threads, path);
         return std::to_string(image.width) + "x" + std::to_string(image.height) + "x" +
-               std::to_string(image.channels) + ":" + std::string(image.pixels.begin(), image.pixels.end());
+               std::to_string(image.channels) + ":" +
+               std::string(image.pixels.begin(), image.pixels.end());
     } catch (const sdk::ImageError& error) {
         return error.what();
     }
@@ -94,8 +98,8 @@ struct Size {
 };
 // Partial MCUs everywhere, one MCU row, tall and thin, wide and short, widths not a multiple of 8
 // or 16, and one 17 MCU rows high for pieces of different sizes.
-const Size kSizes[] = {{1, 1}, {2, 3}, {17, 5}, {8, 16}, {16, 17}, {37, 41}, {3, 130},
-                       {301, 9}, {100, 37}, {129, 272}, {64, 64}};
+const Size kSizes[] = {{1, 1},   {2, 3},   {17, 5},   {8, 16},    {16, 17}, {37, 41},
+                       {3, 130}, {301, 9}, {100, 37}, {129, 272}, {64, 64}};
 
 TEST(JpegRestartIntervals, SameBytesAsTheSequentialDecoder)
 {
@@ -104,9 +108,10 @@ TEST(JpegRestartIntervals, SameBytesAsTheSequentialDecoder)
         for (const Size size : kSizes)
             for (const int restart_rows : {1, 2, 3}) {
                 SCOPED_TRACE(std::string(sampling.name) + " " + std::to_string(size.width) + "x" +
-                             std::to_string(size.height) + ", restart every " + std::to_string(restart_rows) +
-                             " MCU rows");
-                const auto file = codectest::build_jpeg(noisy_spec(sampling, size.width, size.height, restart_rows));
+                             std::to_string(size.height) + ", restart every " +
+                             std::to_string(restart_rows) + " MCU rows");
+                const auto file = codectest::build_jpeg(
+                    noisy_spec(sampling, size.width, size.height, restart_rows));
                 const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file);
                 JpegPath path = JpegPath::sequential;
                 ASSERT_EQ(decode(file, 1, &path).pixels, expected);
@@ -135,7 +140,8 @@ TEST(JpegRestartIntervals, LuminanceOnlyAsTheSequentialDecoder)
         for (const Size size : {Size{17, 5}, Size{37, 41}, Size{3, 130}, Size{129, 272}}) {
             SCOPED_TRACE(std::string(sampling.name) + " " + std::to_string(size.width) + "x" +
                          std::to_string(size.height));
-            const auto file = codectest::build_jpeg(noisy_spec(sampling, size.width, size.height, 1));
+            const auto file =
+                codectest::build_jpeg(noisy_spec(sampling, size.width, size.height, 1));
             const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file, true);
             JpegPath path = JpegPath::restart_intervals;
             const Image sequential = decode(file, 1, &path, true);
@@ -171,9 +177,10 @@ TEST(JpegRestartIntervals, IntervalsThatDoNotDivideARow)
         int width, height, restart_mcus;
     };
     // Per sampling, in MCUs: 7 on rows of 21 (a cut every row); 4 on rows of 6 (every other row,
-    // the last strip and the last interval short); 5 on rows of 3 (every fifth row: an interval spans rows); 64 on
-    // rows of 48 (lcm 192, 4 rows); 64 on rows of 1024 (every row, only the first interval of
-    // each starting it); 10 on rows of 7 (lcm 70 MCUs, more than the image: sequential).
+    // the last strip and the last interval short); 5 on rows of 3 (every fifth row: an interval
+    // spans rows); 64 on rows of 48 (lcm 192, 4 rows); 64 on rows of 1024 (every row, only the
+    // first interval of each starting it); 10 on rows of 7 (lcm 70 MCUs, more than the image:
+    // sequential).
     const auto cases_for = [](const Sampling& sampling) {
         const int mcu_width = sampling.components == 1 ? 8 : 8 * sampling.luma_h;
         const int mcu_height = sampling.components == 1 ? 8 : 8 * sampling.luma_v;
@@ -188,7 +195,8 @@ TEST(JpegRestartIntervals, IntervalsThatDoNotDivideARow)
     for (const Sampling& sampling : kSamplings)
         for (const Case c : cases_for(sampling)) {
             SCOPED_TRACE(std::string(sampling.name) + " " + std::to_string(c.width) + "x" +
-                         std::to_string(c.height) + ", restart every " + std::to_string(c.restart_mcus) + " MCUs");
+                         std::to_string(c.height) + ", restart every " +
+                         std::to_string(c.restart_mcus) + " MCUs");
             JpegSpec spec = noisy_spec(sampling, c.width, c.height, 0);
             spec.restart_mcus = c.restart_mcus;
             const auto file = codectest::build_jpeg(spec);
@@ -202,8 +210,10 @@ TEST(JpegRestartIntervals, IntervalsThatDoNotDivideARow)
             ASSERT_EQ(layout.has_value(), cut);
             if (layout) {
                 EXPECT_EQ(layout->intervals(),
-                          static_cast<std::size_t>((grid.per_row * grid.rows + c.restart_mcus - 1) / c.restart_mcus));
-                EXPECT_EQ(layout->intervals_per_strip, static_cast<std::uint32_t>(strip_mcus / c.restart_mcus));
+                          static_cast<std::size_t>((grid.per_row * grid.rows + c.restart_mcus - 1) /
+                                                   c.restart_mcus));
+                EXPECT_EQ(layout->intervals_per_strip,
+                          static_cast<std::uint32_t>(strip_mcus / c.restart_mcus));
                 EXPECT_GE(layout->strips(), 2u);
             }
             const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file);
@@ -270,7 +280,8 @@ std::vector<std::uint8_t> with_segments_after_soi(const std::vector<std::uint8_t
     std::vector<std::uint8_t> out(jpeg.begin(), jpeg.begin() + 2);
     for (const std::uint8_t marker : {std::uint8_t{0xFE}, std::uint8_t{0xE1}, std::uint8_t{0xFE}}) {
         const std::size_t length = 60000;
-        out.insert(out.end(), {0xFF, marker, static_cast<std::uint8_t>(length >> 8), static_cast<std::uint8_t>(length)});
+        out.insert(out.end(), {0xFF, marker, static_cast<std::uint8_t>(length >> 8),
+                               static_cast<std::uint8_t>(length)});
         for (std::size_t i = 2; i < length; ++i) out.push_back(static_cast<std::uint8_t>(i % 251));
     }
     out.insert(out.end(), jpeg.begin() + 2, jpeg.end());
@@ -279,7 +290,8 @@ std::vector<std::uint8_t> with_segments_after_soi(const std::vector<std::uint8_t
 
 TEST_F(JpegRestartFiles, LargeHeaderSegmentsGoToEveryPiece)
 {
-    const auto file = with_segments_after_soi(codectest::build_jpeg(noisy_spec(kSamplings[2], 90, 75, 1)));
+    const auto file =
+        with_segments_after_soi(codectest::build_jpeg(noisy_spec(kSamplings[2], 90, 75, 1)));
     const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file);
     JpegPath path = JpegPath::sequential;
     EXPECT_EQ(decode(file, 3, &path).pixels, expected);
@@ -305,8 +317,9 @@ TEST(JpegRestartIntervals, OtherFilesDecodeSequentially)
     };
     std::vector<Case> cases;
     cases.push_back({"no restart markers", noisy_spec(kSamplings[1], 64, 64, 0)});
-    cases.push_back({"an interval of 3 MCUs on rows of 8: a row and an interval start together only at the top",
-                     noisy_spec(kSamplings[1], 64, 16, 0)});
+    cases.push_back(
+        {"an interval of 3 MCUs on rows of 8: a row and an interval start together only at the top",
+         noisy_spec(kSamplings[1], 64, 16, 0)});
     cases.back().spec.restart_mcus = 3;
     cases.push_back({"progressive", noisy_spec(kSamplings[3], 64, 64, 1)});
     cases.back().spec.progressive = true;
@@ -342,7 +355,8 @@ TEST(JpegRestartIntervals, DamagedFilesAsTheSequentialDecoder)
 
     for (const std::size_t size : {layout->entropy_begin + 10, layout->interval_end[2] + 1}) {
         SCOPED_TRACE("truncated to " + std::to_string(size));
-        const std::string said = same_outcome({file.begin(), file.begin() + static_cast<std::ptrdiff_t>(size)}, path);
+        const std::string said =
+            same_outcome({file.begin(), file.begin() + static_cast<std::ptrdiff_t>(size)}, path);
         EXPECT_NE(said.find("test.jpg: truncated"), std::string::npos) << said;
         EXPECT_EQ(path, JpegPath::sequential);
     }
@@ -392,9 +406,11 @@ TEST(JpegRestartIntervals, DamagedStripsAsTheSequentialDecoder)
         (path == JpegPath::sequential ? sequential : cut) += 1;
     };
     for (std::size_t interval = 1; interval < layout->intervals(); ++interval) {
-        SCOPED_TRACE("the RST before interval " + std::to_string(interval) + " written as the next one");
+        SCOPED_TRACE("the RST before interval " + std::to_string(interval) +
+                     " written as the next one");
         auto damaged = file;
-        damaged[layout->interval_end[interval - 1] + 1] = static_cast<std::uint8_t>(0xD0 + interval % 8);
+        damaged[layout->interval_end[interval - 1] + 1] =
+            static_cast<std::uint8_t>(0xD0 + interval % 8);
         same_outcome(damaged);
     }
     EXPECT_EQ(cut, 0);

@@ -81,14 +81,15 @@ protected:
 
     std::vector<std::uint8_t> png(codectest::PngSpec spec)
     {
-        const std::size_t count = std::size_t{spec.width} * spec.height *
-                                  codectest::stored_channels(spec.colour_type);
+        const std::size_t count =
+            std::size_t{spec.width} * spec.height * codectest::stored_channels(spec.colour_type);
         spec.samples.resize(count);
         for (auto& sample : spec.samples)
             sample = static_cast<std::uint16_t>(random_() % (1u << spec.bit_depth));
         if (spec.colour_type == PNG_COLOR_TYPE_PALETTE)
             for (int i = 0; i < (1 << spec.bit_depth); ++i)
-                spec.palette.push_back({static_cast<png_byte>(i * 7), static_cast<png_byte>(255 - i),
+                spec.palette.push_back({static_cast<png_byte>(i * 7),
+                                        static_cast<png_byte>(255 - i),
                                         static_cast<png_byte>(i * 13)});
         return codectest::build_png(spec);
     }
@@ -125,13 +126,16 @@ TEST_F(LuminanceRows, PngFilesAsReadLuminanceRunByRunUnlessInterlaced)
     expect_as_read_luminance(write("one.png", png(spec)));
     spec.colour_type = PNG_COLOR_TYPE_RGB, spec.width = 130, spec.height = 67;
     EXPECT_GT(expect_as_read_luminance(write("rgb.png", png(spec))), 1u);
-    spec.colour_type = PNG_COLOR_TYPE_RGB_ALPHA, spec.bit_depth = 16, spec.width = 20, spec.height = 65;
+    spec.colour_type = PNG_COLOR_TYPE_RGB_ALPHA, spec.bit_depth = 16, spec.width = 20,
+    spec.height = 65;
     EXPECT_GT(expect_as_read_luminance(write("rgba16.png", png(spec))), 1u);
     spec = {};
-    spec.colour_type = PNG_COLOR_TYPE_PALETTE, spec.bit_depth = 4, spec.width = 33, spec.height = 70;
+    spec.colour_type = PNG_COLOR_TYPE_PALETTE, spec.bit_depth = 4, spec.width = 33,
+    spec.height = 70;
     EXPECT_GT(expect_as_read_luminance(write("palette.png", png(spec))), 1u);
     spec = {};
-    spec.colour_type = PNG_COLOR_TYPE_RGB, spec.interlaced = true, spec.width = 40, spec.height = 70;
+    spec.colour_type = PNG_COLOR_TYPE_RGB, spec.interlaced = true, spec.width = 40,
+    spec.height = 70;
     EXPECT_EQ(expect_as_read_luminance(write("interlaced.png", png(spec))), 1u);
 }
 

@@ -112,8 +112,8 @@ TEST_F(OutputSetTest, RefusesBadOutputsBeforeCreatingAnything)
 {
     fs::create_directory(folder_ / "a folder");
     ::mkfifo((folder_ / "fifo").c_str(), 0600);
-    const std::vector<fs::path> bad = {input_, folder_ / "a folder", folder_ / "fifo",
-                                       "/dev/null", folder_ / "missing" / "out.bmp"};
+    const std::vector<fs::path> bad = {input_, folder_ / "a folder", folder_ / "fifo", "/dev/null",
+                                       folder_ / "missing" / "out.bmp"};
     for (const auto& output : bad) {
         try {
             OutputSet set({input_}, {folder_ / "good.bmp", output});
@@ -204,7 +204,9 @@ TEST_F(OutputSetTest, AReplacedFileIsANewFileAndTheOldOneIsUntouched)
 TEST_F(OutputSetTest, CreatesFoldersAskedForAndRemovesThemWhenTheRunFails)
 {
     const fs::path raw = folder_ / "raw" / "deeper";
-    { OutputSet set({input_}, {raw / "x.npy"}, {raw}); }
+    {
+        OutputSet set({input_}, {raw / "x.npy"}, {raw});
+    }
     EXPECT_FALSE(fs::exists(raw));
     {
         OutputSet set({input_}, {raw / "x.npy"}, {raw});
@@ -271,7 +273,8 @@ TEST_F(OutputSetTest, ALoopOfSymbolicLinksIsRefused)
         OutputSet set({input_}, {folder_ / "a.bmp"});
         ADD_FAILURE() << "a loop of links accepted as an output";
     } catch (const FileError& error) {
-        EXPECT_NE(std::string(error.what()).find("Too many levels of symbolic links"), std::string::npos)
+        EXPECT_NE(std::string(error.what()).find("Too many levels of symbolic links"),
+                  std::string::npos)
             << error.what();
     }
     EXPECT_TRUE(fs::is_symlink(folder_ / "a.bmp"));
@@ -322,7 +325,7 @@ TEST_F(OutputSetTest, AStoppingSignalRemovesTheTemporariesAndKeepsThePreviousFil
             OutputSet set({input_}, {folder_ / "a.bmp", folder_ / "b.bmp"});
             write(folder_ / "a.bmp", "new a");
             ::kill(::getpid(), signal_number);  // to the process, as Ctrl-C, kill and timeout send
-            ::pause();  // the signal stops the process
+            ::pause();                          // the signal stops the process
         }
         int status = 0;
         ASSERT_EQ(::waitpid(child, &status, 0), child);
@@ -339,7 +342,8 @@ TEST_F(OutputSetTest, AStoppingSignalRemovesTheTemporariesAndKeepsThePreviousFil
 TEST_F(OutputSetTest, AStoppingSignalRemovesHundredsOfTemporaries)
 {
     std::vector<fs::path> outputs;
-    for (int i = 0; i < 200; ++i) outputs.push_back(folder_ / ("photo-" + std::to_string(i) + ".png"));
+    for (int i = 0; i < 200; ++i)
+        outputs.push_back(folder_ / ("photo-" + std::to_string(i) + ".png"));
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
     if (child == 0) {

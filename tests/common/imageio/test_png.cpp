@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The PNG reader and writer (common/imageio/png): every colour type, bit depth and interlacing decoded to
-// the values the PNG specification gives, broken files refused with one line naming the file,
-// and what the writer writes read back unchanged.
+// The PNG reader and writer (common/imageio/png): every colour type, bit depth and interlacing
+// decoded to the values the PNG specification gives, broken files refused with one line naming the
+// file, and what the writer writes read back unchanged.
 #include "codec_builders.hpp"
 #include "imageio_test_support.hpp"
 #include "common/imageio/byte_source.hpp"
@@ -80,7 +80,8 @@ PngSpec random_spec(int colour_type, int bit_depth, bool interlaced, unsigned se
     if (colour_type == PNG_COLOR_TYPE_PALETTE) {
         std::mt19937 generator(seed + 1);
         for (int i = 0; i < (1 << bit_depth); ++i)
-            spec.palette.push_back({static_cast<png_byte>(generator()), static_cast<png_byte>(generator()),
+            spec.palette.push_back({static_cast<png_byte>(generator()),
+                                    static_cast<png_byte>(generator()),
                                     static_cast<png_byte>(generator())});
     }
     return spec;
@@ -93,10 +94,8 @@ struct Layout {
     std::vector<int> depths;  // every depth the PNG specification allows for it
 };
 const Layout kLayouts[] = {
-    {PNG_COLOR_TYPE_GRAY, {1, 2, 4, 8, 16}},
-    {PNG_COLOR_TYPE_GRAY_ALPHA, {8, 16}},
-    {PNG_COLOR_TYPE_RGB, {8, 16}},
-    {PNG_COLOR_TYPE_RGB_ALPHA, {8, 16}},
+    {PNG_COLOR_TYPE_GRAY, {1, 2, 4, 8, 16}}, {PNG_COLOR_TYPE_GRAY_ALPHA, {8, 16}},
+    {PNG_COLOR_TYPE_RGB, {8, 16}},           {PNG_COLOR_TYPE_RGB_ALPHA, {8, 16}},
     {PNG_COLOR_TYPE_PALETTE, {1, 2, 4, 8}},
 };
 
@@ -122,13 +121,15 @@ TEST(PngRead, KnownValues)
     grey16.width = 3;
     grey16.bit_depth = 16;
     grey16.samples = {0x12FF, 0xFF00, 0x0080};  // high bytes only: 0x12, 0xFF, 0x00
-    EXPECT_EQ(kPng.decode(codectest::build_png(grey16)).pixels, (std::vector<std::uint8_t>{0x12, 0xFF, 0x00}));
+    EXPECT_EQ(kPng.decode(codectest::build_png(grey16)).pixels,
+              (std::vector<std::uint8_t>{0x12, 0xFF, 0x00}));
 
     PngSpec grey2;
     grey2.width = 4;
     grey2.bit_depth = 2;
     grey2.samples = {0, 1, 2, 3};
-    EXPECT_EQ(kPng.decode(codectest::build_png(grey2)).pixels, (std::vector<std::uint8_t>{0, 85, 170, 255}));
+    EXPECT_EQ(kPng.decode(codectest::build_png(grey2)).pixels,
+              (std::vector<std::uint8_t>{0, 85, 170, 255}));
 
     PngSpec rgba;
     rgba.width = 2;
@@ -162,7 +163,8 @@ constexpr std::size_t kIhdrCrcAt = 29;
 
 void put32(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint32_t value)
 {
-    for (std::size_t i = 0; i < 4; ++i) bytes.at(at + i) = static_cast<std::uint8_t>(value >> (24 - 8 * i));
+    for (std::size_t i = 0; i < 4; ++i)
+        bytes.at(at + i) = static_cast<std::uint8_t>(value >> (24 - 8 * i));
 }
 
 // Declares another size, with a correct CRC, so only the size check can refuse it.
@@ -185,10 +187,11 @@ TEST(PngReject, NotAPng)
 TEST(PngReject, Truncated)
 {
     const auto bytes = valid_png();
-    for (const std::size_t size : {std::size_t{8}, std::size_t{20}, std::size_t{40}, bytes.size() / 2,
-                                   bytes.size() - 1}) {
+    for (const std::size_t size :
+         {std::size_t{8}, std::size_t{20}, std::size_t{40}, bytes.size() / 2, bytes.size() - 1}) {
         SCOPED_TRACE(size);
-        kPng.expect_rejected({bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size)}, "truncated");
+        kPng.expect_rejected({bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size)},
+                             "truncated");
     }
 }
 
@@ -206,7 +209,8 @@ TEST(PngReject, JunkAfterSignature)
 {
     std::vector<std::uint8_t> bytes = valid_png();
     std::mt19937 generator(3);
-    for (std::size_t i = 8; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(generator());
+    for (std::size_t i = 8; i < bytes.size(); ++i)
+        bytes[i] = static_cast<std::uint8_t>(generator());
     EXPECT_NE(kPng.rejection(bytes), "<accepted>");
     kPng.expect_rejected(bytes, "test.png: ");
 }
@@ -241,9 +245,11 @@ TEST(PngWrite, EncodeThenDecodeGivesTheImageBack)
 
 TEST(PngWrite, RefusesInconsistentImages)
 {
-    EXPECT_THROW(sdk::encode_png(Image{2, 2, 2, std::vector<std::uint8_t>(8)}), std::invalid_argument);
+    EXPECT_THROW(sdk::encode_png(Image{2, 2, 2, std::vector<std::uint8_t>(8)}),
+                 std::invalid_argument);
     EXPECT_THROW(sdk::encode_png(Image{0, 2, 1, {}}), std::invalid_argument);
-    EXPECT_THROW(sdk::encode_png(Image{2, 2, 1, std::vector<std::uint8_t>(3)}), std::invalid_argument);
+    EXPECT_THROW(sdk::encode_png(Image{2, 2, 1, std::vector<std::uint8_t>(3)}),
+                 std::invalid_argument);
 }
 
 using PngFiles = decodetest::FolderTest;
@@ -290,7 +296,8 @@ TEST(PngRead, CompressedTextIsNotInflated)
     uLongf packed_size = packed.size();
     ASSERT_EQ(compress2(packed.data(), &packed_size, text.data(), text.size(), 9), Z_OK);
     std::vector<std::uint8_t> chunk = {'k', 0, 0};  // keyword, its end, compression method 0
-    chunk.insert(chunk.end(), packed.begin(), packed.begin() + static_cast<std::ptrdiff_t>(packed_size));
+    chunk.insert(chunk.end(), packed.begin(),
+                 packed.begin() + static_cast<std::ptrdiff_t>(packed_size));
     const std::vector<std::uint8_t> plain = valid_png();
     const auto bytes = codectest::with_chunks_after_header(plain, "zTXt", chunk, 40);
 

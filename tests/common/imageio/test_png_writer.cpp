@@ -57,18 +57,22 @@ std::vector<std::uint8_t> encode(const Image& image, const sdk::DeflateChunking&
     std::vector<std::uint8_t> bytes;
     sdk::write_png_stream(
         image,
-        [&](const std::uint8_t* data, std::size_t size) { bytes.insert(bytes.end(), data, data + size); },
+        [&](const std::uint8_t* data, std::size_t size) {
+            bytes.insert(bytes.end(), data, data + size);
+        },
         chunking);
     return bytes;
 }
 
 std::uint32_t get32(const std::uint8_t* at)
 {
-    return std::uint32_t{at[0]} << 24 | std::uint32_t{at[1]} << 16 | std::uint32_t{at[2]} << 8 | at[3];
+    return std::uint32_t{at[0]} << 24 | std::uint32_t{at[1]} << 16 | std::uint32_t{at[2]} << 8 |
+           at[3];
 }
 
 // The zlib stream: every IDAT's data, in order.
-std::vector<std::uint8_t> zlib_stream_of(const std::vector<std::uint8_t>& png, int* idat_count = nullptr)
+std::vector<std::uint8_t> zlib_stream_of(const std::vector<std::uint8_t>& png,
+                                         int* idat_count = nullptr)
 {
     std::vector<std::uint8_t> stream;
     for (std::size_t at = 8; at + 12 <= png.size();) {
@@ -83,7 +87,8 @@ std::vector<std::uint8_t> zlib_stream_of(const std::vector<std::uint8_t>& png, i
 }
 
 // Inflates with zlib directly, which checks the trailer's Adler-32 against the bytes it gave.
-std::vector<std::uint8_t> inflate_all(const std::vector<std::uint8_t>& stream, std::size_t expected_size)
+std::vector<std::uint8_t> inflate_all(const std::vector<std::uint8_t>& stream,
+                                      std::size_t expected_size)
 {
     std::vector<std::uint8_t> out(expected_size + 1);  // one spare byte: too much data shows
     z_stream inflater{};
@@ -116,8 +121,8 @@ TEST(PngWriter, EveryAwkwardSizeDecodesToThePixelsWritten)
         for (const int channels : {1, 3}) {
             const Image image = photo_like_image(shape.width, shape.height, channels, seed++);
             for (const sdk::DeflateChunking& chunking : chunkings) {
-                SCOPED_TRACE(std::to_string(shape.width) + "x" + std::to_string(shape.height) + "x" +
-                             std::to_string(channels) + ", chunks of " +
+                SCOPED_TRACE(std::to_string(shape.width) + "x" + std::to_string(shape.height) +
+                             "x" + std::to_string(channels) + ", chunks of " +
                              std::to_string(chunking.chunk_bytes) + " bytes");
                 expect_same_image(kPng.decode(encode(image, chunking)), image);
             }
@@ -155,7 +160,8 @@ TEST(PngWriter, FiltersEveryRowWithUp)
         EXPECT_EQ(rows[y * 6], 2) << "row " << y;  // filter type 2, Up
         for (std::size_t x = 0; x < 5; ++x) {
             const int above = y == 0 ? 0 : image.pixels[(y - 1) * 5 + x];
-            EXPECT_EQ(rows[y * 6 + 1 + x], static_cast<std::uint8_t>(image.pixels[y * 5 + x] - above));
+            EXPECT_EQ(rows[y * 6 + 1 + x],
+                      static_cast<std::uint8_t>(image.pixels[y * 5 + x] - above));
         }
     }
 }
@@ -183,13 +189,12 @@ TEST(DeflateRows, ChunksJoinIntoOneStreamWhoseAdlerZlibAccepts)
         SCOPED_TRACE(std::to_string(threads) + " threads");
         std::vector<std::uint8_t> stream;
         int pieces = 0;
-        sdk::deflate_rows(
-            rows,
-            [&](const std::uint8_t* data, std::size_t size) {
-                stream.insert(stream.end(), data, data + size);
-                ++pieces;
-            },
-            {33 * 7, threads});
+        sdk::deflate_rows(rows,
+                          [&](const std::uint8_t* data, std::size_t size) {
+                              stream.insert(stream.end(), data, data + size);
+                              ++pieces;
+                          },
+                          {33 * 7, threads});
         EXPECT_EQ(pieces, 15);  // ceil(100 / 7) chunks, each one piece
         EXPECT_EQ(inflate_all(stream, expected.size()), expected);
         // A wrong trailer is refused: zlib really checks it.
@@ -228,9 +233,11 @@ TEST(DeflateRows, FlatAndNoisyChunksEachTakeTheirStrategyAndStillJoin)
     std::vector<std::uint8_t> expected(rows.row_count * kRowBytes);
     rows.make_rows(0, rows.row_count, expected.data());
     std::vector<std::uint8_t> stream;
-    sdk::deflate_rows(
-        rows, [&](const std::uint8_t* data, std::size_t size) { stream.insert(stream.end(), data, data + size); },
-        {kRowsPerChunk * kRowBytes, 3});
+    sdk::deflate_rows(rows,
+                      [&](const std::uint8_t* data, std::size_t size) {
+                          stream.insert(stream.end(), data, data + size);
+                      },
+                      {kRowsPerChunk * kRowBytes, 3});
     EXPECT_EQ(inflate_all(stream, expected.size()), expected);
     // Half the input is flat, the other half 3 bits of entropy a byte: about 3/16 of the input
     // in all. With the flat half Huffman-coded it would be over 1/16 more.
@@ -257,8 +264,9 @@ TEST(DeflateRows, AFailureMakingRowsLeavesThroughTheCall)
         if (first_row >= 200) throw std::runtime_error("rows unavailable");
     };
     int pieces = 0;
-    EXPECT_THROW(sdk::deflate_rows(rows, [&](const std::uint8_t*, std::size_t) { ++pieces; }, {1000, 3}),
-                 std::runtime_error);
+    EXPECT_THROW(
+        sdk::deflate_rows(rows, [&](const std::uint8_t*, std::size_t) { ++pieces; }, {1000, 3}),
+        std::runtime_error);
     EXPECT_EQ(pieces, 200);  // every chunk before the failing one, in order
 }
 
@@ -268,14 +276,17 @@ TEST(DeflateRows, RefusesNoRows)
                  std::invalid_argument);
 }
 
-// ----- A real file that cannot be written ----------------------------------------------------------
+// ----- A real file that cannot be written
+// ----------------------------------------------------------
 
 // Run in a child process: files limited to 100 kB, as a filling disk. Exits 0 when write_png
 // failed with one line naming the file and the reason, and left nothing in the folder.
 [[noreturn]] void write_past_the_limit(const std::filesystem::path& path, const Image& image)
 {
     std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit fails with EFBIG instead
-    const struct rlimit limit{100000, 100000};
+    const struct rlimit limit {
+        100000, 100000
+    };
     setrlimit(RLIMIT_FSIZE, &limit);
     try {
         sdk::write_png(path, image);
@@ -314,7 +325,8 @@ TEST(ThreadsPerImage, TheCoresAreSharedAmongTheImagesInFlight)
         const sdk::ImageInFlight second;
         EXPECT_EQ(sdk::threads_per_image(), std::max(1u, cores / 2));
         std::vector<std::unique_ptr<sdk::ImageInFlight>> many;
-        for (unsigned i = 0; i < 2 * cores; ++i) many.push_back(std::make_unique<sdk::ImageInFlight>());
+        for (unsigned i = 0; i < 2 * cores; ++i)
+            many.push_back(std::make_unique<sdk::ImageInFlight>());
         EXPECT_EQ(sdk::threads_per_image(), 1u);
     }
     EXPECT_EQ(sdk::threads_per_image(), cores);

@@ -52,7 +52,8 @@ private:
 
 ContestResult run(FakeTimer& timer, std::size_t candidates, ContestRules rules = {})
 {
-    return choose_fastest(candidates, [&](std::size_t i) { return timer(i); }, rules);
+    return choose_fastest(
+        candidates, [&](std::size_t i) { return timer(i); }, rules);
 }
 
 void expect_places(const ContestResult& result, std::size_t winner, std::size_t runner_up)
@@ -99,8 +100,8 @@ TEST(ChooseFastest, OneWildRoundPerCandidateDoesNotDecide)
     std::size_t call = 0;
     const ContestResult result = choose_fastest(3, [&](std::size_t i) {
         const std::size_t round = call++ / 3;
-        if (round == 1 + i) return true_ms[i] * 20;   // one very slow round each
-        if (round == 2 + i && i != 1) return 0.01;    // the others each get one impossibly fast one
+        if (round == 1 + i) return true_ms[i] * 20;  // one very slow round each
+        if (round == 2 + i && i != 1) return 0.01;   // the others each get one impossibly fast one
         return true_ms[i];
     });
     EXPECT_EQ(result.winner, 1u);
@@ -252,7 +253,8 @@ TEST(Decide, RefusesNothingToChooseFrom)
 {
     EXPECT_THROW(decide({}, 0.05), std::invalid_argument);
     EXPECT_THROW(choose_fastest(0, [](std::size_t) { return 1.0; }), std::invalid_argument);
-    EXPECT_THROW(choose_fastest(2, [](std::size_t) { return 1.0; }, ContestRules{0, 0.05}),
+    EXPECT_THROW(choose_fastest(
+                     2, [](std::size_t) { return 1.0; }, ContestRules{0, 0.05}),
                  std::invalid_argument);
 }
 

@@ -57,8 +57,8 @@ TEST(GigabytesPerSecond, Units)
 TEST(StepTable, PrintsRelativeTimesAndBandwidth)
 {
     StepTable table;
-    table.add("upload", 1000, 3000, 4000);   // 2000 ns, 4000 bytes: 2000 MB/s
-    table.add("kernel", 3000, 4000, 1000);   // 1000 ns: 1000 MB/s
+    table.add("upload", 1000, 3000, 4000);  // 2000 ns, 4000 bytes: 2000 MB/s
+    table.add("kernel", 3000, 4000, 1000);  // 1000 ns: 1000 MB/s
     std::ostringstream out;
     table.print(out);
     const std::string text = out.str();

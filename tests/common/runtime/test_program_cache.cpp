@@ -39,8 +39,9 @@ protected:
         ::setenv("SDK_CACHE_DIR", (root_ / "cache").c_str(), 1);
         ::unsetenv("SDK_PROGRAM_CACHE");
         write("offset.cl", "#define OFFSET 5\n");
-        write("add.cl", "#include \"offset.cl\"\n"
-                        "__kernel void add(__global int* value) { *value += OFFSET; }\n");
+        write("add.cl",
+              "#include \"offset.cl\"\n"
+              "__kernel void add(__global int* value) { *value += OFFSET; }\n");
     }
     void TearDown() override
     {
@@ -103,7 +104,8 @@ protected:
     void expect_replaced_by_a_good_entry(const fs::path& entry, const std::string& bad_bytes)
     {
         ASSERT_EQ(entries().size(), 1u);
-        EXPECT_TRUE(entry_bytes(entry) != bad_bytes) << "the bad entry was kept";  // not printed: binary
+        EXPECT_TRUE(entry_bytes(entry) != bad_bytes)
+            << "the bad entry was kept";  // not printed: binary
         const auto written = fs::last_write_time(entry);
         EXPECT_EQ(run_add(), 15);
         EXPECT_EQ(fs::last_write_time(entry), written) << "the rebuilt entry was not loaded";
@@ -129,7 +131,7 @@ TEST_F(ProgramCache, AChangedIncludeIsANewKey)
     EXPECT_EQ(run_add(), 15);
     const auto first = entries();
     write("offset.cl", "#define OFFSET 7\n");
-    EXPECT_EQ(run_add(), 17);  // not the old binary
+    EXPECT_EQ(run_add(), 17);         // not the old binary
     ASSERT_EQ(entries().size(), 1u);  // which it superseded
     EXPECT_NE(entries(), first);
 }
@@ -157,7 +159,8 @@ TEST_F(ProgramCache, TheFolderKeepsUnderItsCap)
 {
     EXPECT_EQ(run_add(), 15);
     const fs::path folder = root_ / "cache" / "programs";
-    const fs::path older = folder / "0123456789abcdef-old.bin", newer = folder / "fedcba9876543210-new.bin";
+    const fs::path older = folder / "0123456789abcdef-old.bin",
+                   newer = folder / "fedcba9876543210-new.bin";
     for (const fs::path& big : {older, newer}) {
         std::ofstream{big};
         fs::resize_file(big, std::uintmax_t{40} << 20);
@@ -246,8 +249,10 @@ TEST(CreateKernel, AMissingNameListsTheKernelsThereAre)
         create_kernel(program, "absent");
         ADD_FAILURE() << "no error for a missing kernel";
     } catch (const std::runtime_error& error) {
-        EXPECT_NE(std::string(error.what()).find("no kernel named absent"), std::string::npos) << error.what();
-        EXPECT_NE(std::string(error.what()).find("it has: present"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("no kernel named absent"), std::string::npos)
+            << error.what();
+        EXPECT_NE(std::string(error.what()).find("it has: present"), std::string::npos)
+            << error.what();
     }
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The process limits named in messages (common/runtime/resource_limits.hpp): each note reads the limit
-// as it is now, and says nothing of a limit that is not set. The limits are changed in this
+// The process limits named in messages (common/runtime/resource_limits.hpp): each note reads the
+// limit as it is now, and says nothing of a limit that is not set. The limits are changed in this
 // process and put back; the address-space limit set is far above what any process here uses
 // (sanitizers' shadow memory included), so nothing else is affected.
 #include "common/runtime/errors.hpp"
@@ -43,7 +43,10 @@ private:
     bool set_ = false;
 };
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
 
 TEST(LimitNotes, OpenFilesNoteGivesTheLimitAndWhatIsOpen)
 {
@@ -147,17 +150,20 @@ TEST(LimitNotes, WhatACgroupHasLeftIsItsLimitLessWhatItUses)
     put("v2/sys/box/memory.stat", "anon 1\ninactive_file " + std::to_string(100 * kMiB) + "\n");
     put("v2/sys/box/service/memory.max", "max\n");
     put("v2/sys/box/service/memory.current", std::to_string(500 * kMiB) + "\n");
-    EXPECT_EQ(left_in_cgroup((root / "v2/cgroup").string(), (root / "v2/sys").string()), 524 * kMiB);
+    EXPECT_EQ(left_in_cgroup((root / "v2/cgroup").string(), (root / "v2/sys").string()),
+              524 * kMiB);
     // v1: the memory controller's line; its folder under memory/; 2048 MiB less 1500 used.
     put("v1/cgroup", "5:cpu:/x\n4:memory:/box\n0::/\n");
     put("v1/sys/memory/box/memory.limit_in_bytes", std::to_string(2048 * kMiB) + "\n");
     put("v1/sys/memory/box/memory.usage_in_bytes", std::to_string(1500 * kMiB) + "\n");
     put("v1/sys/memory/memory.limit_in_bytes", "9223372036854771712\n");  // no limit
     put("v1/sys/memory/memory.usage_in_bytes", std::to_string(9000 * kMiB) + "\n");
-    EXPECT_EQ(left_in_cgroup((root / "v1/cgroup").string(), (root / "v1/sys").string()), 548 * kMiB);
+    EXPECT_EQ(left_in_cgroup((root / "v1/cgroup").string(), (root / "v1/sys").string()),
+              548 * kMiB);
     // No limit anywhere: nothing.
     put("none/cgroup", "0::/\n");
-    EXPECT_EQ(left_in_cgroup((root / "none/cgroup").string(), (root / "none/sys").string()), std::nullopt);
+    EXPECT_EQ(left_in_cgroup((root / "none/cgroup").string(), (root / "none/sys").string()),
+              std::nullopt);
     std::error_code ignored;
     fs::remove_all(root, ignored);
 }
@@ -168,7 +174,9 @@ TEST(LimitNotes, WhileAllocatingNamesTheBytesAndWhatFor)
         while_allocating(123, "the test's rows", []() -> int { throw std::bad_alloc(); });
         ADD_FAILURE() << "no error";
     } catch (const std::runtime_error& error) {
-        EXPECT_EQ(std::string(error.what()).rfind("out of memory allocating 123 bytes for the test's rows", 0), 0u)
+        EXPECT_EQ(std::string(error.what())
+                      .rfind("out of memory allocating 123 bytes for the test's rows", 0),
+                  0u)
             << error.what();
     }
     EXPECT_EQ(while_allocating(1, "one", [] { return 7; }), 7);

@@ -30,14 +30,18 @@ TEST(JsonString, KeepsValidUtf8)
 
 TEST(JsonString, ReplacesEachInvalidByte)
 {
-    EXPECT_EQ(json_string("a\xff" "b"), "\"a\\ufffdb\"");
-    EXPECT_EQ(json_string("\x80"), "\"\\ufffd\"");                           // lone continuation
-    EXPECT_EQ(json_string("\xc3"), "\"\\ufffd\"");                           // cut short
-    EXPECT_EQ(json_string("\xc0\xaf"), "\"\\ufffd\\ufffd\"");                // overlong '/'
-    EXPECT_EQ(json_string("\xe0\x80\xaf"), "\"\\ufffd\\ufffd\\ufffd\"");     // overlong
-    EXPECT_EQ(json_string("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");     // a surrogate
+    EXPECT_EQ(json_string("a\xff"
+                          "b"),
+              "\"a\\ufffdb\"");
+    EXPECT_EQ(json_string("\x80"), "\"\\ufffd\"");                        // lone continuation
+    EXPECT_EQ(json_string("\xc3"), "\"\\ufffd\"");                        // cut short
+    EXPECT_EQ(json_string("\xc0\xaf"), "\"\\ufffd\\ufffd\"");             // overlong '/'
+    EXPECT_EQ(json_string("\xe0\x80\xaf"), "\"\\ufffd\\ufffd\\ufffd\"");  // overlong
+    EXPECT_EQ(json_string("\xed\xa0\x80"), "\"\\ufffd\\ufffd\\ufffd\"");  // a surrogate
     EXPECT_EQ(json_string("\xf4\x90\x80\x80"), "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  // > U+10FFFF
-    EXPECT_EQ(json_string("\xe2\x82" "x"), "\"\\ufffd\\ufffdx\"");           // cut by an ASCII byte
+    EXPECT_EQ(json_string("\xe2\x82"
+                          "x"),
+              "\"\\ufffd\\ufffdx\"");  // cut by an ASCII byte
 }
 
 TEST(JsonString, EverySingleByteBecomesPrintableAscii)
@@ -68,8 +72,8 @@ TEST(JsonNumber, FixedDecimalsAndNoNonsense)
 TEST(ClockMapping, MarkersIntersect)
 {
     // Device clock = host clock - 1000 ns. Markers bracket [before, after] on the host.
-    const std::vector<MarkerSample> markers{{5000, 4500, 5800},   // offset in [500, 1300]
-                                            {9000, 8200, 9300},   // offset in [800, 1100]
+    const std::vector<MarkerSample> markers{{5000, 4500, 5800},      // offset in [500, 1300]
+                                            {9000, 8200, 9300},      // offset in [800, 1100]
                                             {20000, 18950, 20050}};  // offset in [1050, 1100]
     const ClockMapping clock = mapping_from_markers(markers);
     EXPECT_EQ(clock.offset_ns, 1075);
@@ -80,7 +84,8 @@ TEST(ClockMapping, MarkersIntersect)
 
 TEST(ClockMapping, MarkersThatDisagreeGiveTheirSpan)
 {
-    const std::vector<MarkerSample> markers{{1000, 0, 1100}, {5000, 3000, 5100}};  // [1000, 1100], [2000, 2100]
+    const std::vector<MarkerSample> markers{{1000, 0, 1100},
+                                            {5000, 3000, 5100}};  // [1000, 1100], [2000, 2100]
     const ClockMapping clock = mapping_from_markers(markers);
     EXPECT_EQ(clock.offset_ns, 1550);
     EXPECT_EQ(clock.error_ns, 550);
@@ -107,7 +112,7 @@ TEST(ClockMapping, HostTimerUsedWhereMarkersAgree)
 
 TEST(ClockMapping, HostTimerRefusedWhereMarkersDisagree)
 {
-    const std::vector<MarkerSample> markers{{5000, 4000, 5200}};  // offset in [1000, 1200]
+    const std::vector<MarkerSample> markers{{5000, 4000, 5200}};   // offset in [1000, 1200]
     const HostTimerSample timer{100, 50000, 61030, 60000, 61050};  // says 50940
     const ClockMapping clock = choose_clock_mapping(timer, markers);
     EXPECT_EQ(clock.offset_ns, 1100);
@@ -136,7 +141,8 @@ TEST(DeviceEvent, UnusableStartBecomesABarOfNoLength)
         EXPECT_EQ(event->start_ns, 7000);
         EXPECT_EQ(event->end_ns, 7000);
         EXPECT_NE(event->args_json.find("not reported"), std::string::npos);
-        EXPECT_EQ(event->args_json.find("queued_us"), std::string::npos) << "no start to be queued before";
+        EXPECT_EQ(event->args_json.find("queued_us"), std::string::npos)
+            << "no start to be queued before";
     }
     EXPECT_FALSE(device_event("map", "map buffer", {1, 2, 3, 0}, clock, 0));  // no end: no bar
 }
@@ -155,9 +161,10 @@ TEST(ChromeTrace, LayoutOfTracksAndEvents)
     EXPECT_NE(json.find("\"tid\": 2, \"name\": \"thread_name\", \"args\": {\"name\": \"device "
                         "queue\", \"track\": {\"clock\": 1}}"),
               std::string::npos);
-    EXPECT_NE(json.find("{\"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"name\": \"read \\\"a\\\".bmp\", "
-                        "\"cat\": \"host\", \"ts\": 1.500, \"dur\": 1.000, \"args\": {\"bytes\": 3}}"),
-              std::string::npos);
+    EXPECT_NE(
+        json.find("{\"ph\": \"X\", \"pid\": 1, \"tid\": 1, \"name\": \"read \\\"a\\\".bmp\", "
+                  "\"cat\": \"host\", \"ts\": 1.500, \"dur\": 1.000, \"args\": {\"bytes\": 3}}"),
+        std::string::npos);
     // An end before the start is written as no length, not a negative one.
     EXPECT_NE(json.find("\"ts\": 3.000, \"dur\": 0.000, \"args\": {}"), std::string::npos);
     EXPECT_EQ(json.find("\"dur\": -"), std::string::npos);
@@ -167,8 +174,10 @@ TEST(ChromeTrace, HostTrackHasThePipelineSteps)
 {
     PipelineTimer pipeline;
     const auto origin = pipeline.origin();
-    pipeline.add("open", 0, origin + std::chrono::microseconds(5), origin + std::chrono::microseconds(9));
-    pipeline.add("kernel sobel", 10, origin + std::chrono::microseconds(9), origin + std::chrono::microseconds(19));
+    pipeline.add("open", 0, origin + std::chrono::microseconds(5),
+                 origin + std::chrono::microseconds(9));
+    pipeline.add("kernel sobel", 10, origin + std::chrono::microseconds(9),
+                 origin + std::chrono::microseconds(19));
     const TraceTrack track = host_track(pipeline);
     ASSERT_EQ(track.events.size(), 2u);
     EXPECT_EQ(track.events[1].name, "kernel sobel");

@@ -30,8 +30,8 @@ TEST_P(TransferTest, BytesRoundTripThroughTheDevice)
 {
     const OpenClContext& cl = test_context();
     // 1 byte, a few, and two and a half chunks.
-    for (const std::size_t bytes : {std::size_t{1}, std::size_t{4097},
-                                    pinned_chunk_bytes * 5 / 2 + 3}) {
+    for (const std::size_t bytes :
+         {std::size_t{1}, std::size_t{4097}, pinned_chunk_bytes * 5 / 2 + 3}) {
         const auto data = random_bytes(bytes, static_cast<std::uint32_t>(bytes));
         const cl::Buffer buffer =
             create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE, bytes, "the test bytes");
@@ -59,8 +59,8 @@ TEST_P(TransferTest, PitchedRowsRoundTripAcrossChunks)
     const std::size_t row_bytes = 3000, height = pinned_chunk_bytes / 3008 * 2 + 7;
     const std::size_t row_pitch = pitch_for(row_bytes);
     const auto image = random_bytes(row_bytes * height, 5);
-    const cl::Buffer buffer = create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE,
-                                                  row_pitch * height, "the test rows");
+    const cl::Buffer buffer =
+        create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE, row_pitch * height, "the test rows");
     upload_rows(cl, GetParam(), buffer, image.data(), row_bytes, height, row_pitch, "the rows");
     std::vector<unsigned char> back(row_bytes * height, 0xA5);
     download_rows(cl, GetParam(), buffer, back.data(), row_bytes, height, row_pitch, "the rows");
@@ -76,7 +76,8 @@ TEST_P(TransferTest, ThreadsWithQueuesOfTheirOwnOnOneContextGetTheirOwnBytes)
     // More threads than a context keeps pinned pairs: some wait for a pair handed back.
     const std::size_t bytes = pinned_chunk_bytes / 2 + 11;
     std::vector<std::vector<unsigned char>> sent, received(6);
-    for (std::uint32_t seed = 0; seed < received.size(); ++seed) sent.push_back(random_bytes(bytes, 40 + seed));
+    for (std::uint32_t seed = 0; seed < received.size(); ++seed)
+        sent.push_back(random_bytes(bytes, 40 + seed));
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < received.size(); ++i) {
         threads.emplace_back([&, i] {
@@ -90,7 +91,8 @@ TEST_P(TransferTest, ThreadsWithQueuesOfTheirOwnOnOneContextGetTheirOwnBytes)
                 download_bytes(
                     cl, GetParam(), buffer, bytes,
                     [&](const unsigned char* piece, std::size_t offset, std::size_t size) {
-                        std::copy(piece, piece + size, received[i].begin() + static_cast<std::ptrdiff_t>(offset));
+                        std::copy(piece, piece + size,
+                                  received[i].begin() + static_cast<std::ptrdiff_t>(offset));
                     },
                     "the test bytes");
                 if (received[i] != sent[i]) return;
@@ -114,7 +116,8 @@ TEST_P(TransferTest, ThisThreadsObserverSeesItsTransfersCommands)
     const OpenClContext& cl = test_context();
     const std::size_t bytes = 4097;
     const auto data = random_bytes(bytes, 3);
-    const cl::Buffer buffer = create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE, bytes, "bytes");
+    const cl::Buffer buffer =
+        create_image_buffer(cl, GetParam(), CL_MEM_READ_WRITE, bytes, "bytes");
     std::vector<cl::Event> seen;
     observe_commands_on_this_thread([&](const cl::Event& event) { seen.push_back(event); });
     upload_bytes(cl, GetParam(), buffer, data.data(), bytes, "bytes");

@@ -72,8 +72,8 @@ TEST(TuningCacheFile, AFileThatIsNotACacheIsNeverReplaced)
     // A photo or a text the variable names by mistake (issue 38, item 3): left byte for byte.
     using namespace std::string_literals;
     for (const std::string& content :
-         {"\xff\xd8\xff\xe0\x00\x10JFIF\x00"s + std::string(5000, '\x7f'),
-          "notes\nof a user\n"s, "a\tgood\nthen a line of prose\n"s}) {
+         {"\xff\xd8\xff\xe0\x00\x10JFIF\x00"s + std::string(5000, '\x7f'), "notes\nof a user\n"s,
+          "a\tgood\nthen a line of prose\n"s}) {
         const CacheFile cache("foreign");
         cache.write(content);
         EXPECT_FALSE(write_tuning_entry(cache.path(), "a", "value"));
@@ -242,10 +242,28 @@ TEST(WorkGroupShape, ParsesValidShapes)
 
 TEST(WorkGroupShape, RefusesMalformedAndOversizedShapes)
 {
-    for (const char* text : {"", "x", "32", "x8", "32x", "0x8", "8x0", "32x8x", "32x8 ", " 32x8",
-                             "-1x8", "+1x8", "3 2x8", "32X8", "0x0", "4097x1", "64x65",
-                             "65536x65536", "4294967296x1", "4294967296x4294967296",
-                             "18446744073709551616x1", "1x18446744073709551615"})
+    for (const char* text : {"",
+                             "x",
+                             "32",
+                             "x8",
+                             "32x",
+                             "0x8",
+                             "8x0",
+                             "32x8x",
+                             "32x8 ",
+                             " 32x8",
+                             "-1x8",
+                             "+1x8",
+                             "3 2x8",
+                             "32X8",
+                             "0x0",
+                             "4097x1",
+                             "64x65",
+                             "65536x65536",
+                             "4294967296x1",
+                             "4294967296x4294967296",
+                             "18446744073709551616x1",
+                             "1x18446744073709551615"})
         EXPECT_FALSE(parse_work_group_shape(text, 4096)) << "'" << text << "'";
 }
 

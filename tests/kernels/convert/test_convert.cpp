@@ -91,8 +91,8 @@ TEST_P(ToLuminanceTest, EqualsTheReferenceWithZeroPadding)
                     const std::uint8_t want =
                         x < size.width ? expected.pixels[y * size.width + x] : 0;
                     ASSERT_EQ(actual[y * row_pitch + x], want)
-                        << test::size_name(size) << " pitch " << row_pitch << " at (" << x
-                        << ", " << y << ")";
+                        << test::size_name(size) << " pitch " << row_pitch << " at (" << x << ", "
+                        << y << ")";
                 }
             for (std::size_t i = 0; i < guard; ++i)
                 ASSERT_EQ(actual[row_pitch * size.height + i], kPoison)
@@ -101,17 +101,14 @@ TEST_P(ToLuminanceTest, EqualsTheReferenceWithZeroPadding)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(StoredRows, ToLuminanceTest,
-                         ::testing::Values(Stored{BmpStorage::bgr24, false},
-                                           Stored{BmpStorage::bgr24, true},
-                                           Stored{BmpStorage::grey8, false},
-                                           Stored{BmpStorage::grey8, true}),
-                         [](const auto& test_info) {
-                             return std::string(test_info.param.storage == BmpStorage::bgr24
-                                                    ? "bgr24"
-                                                    : "grey8") +
-                                    (test_info.param.top_down ? "_top_down" : "_bottom_up");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    StoredRows, ToLuminanceTest,
+    ::testing::Values(Stored{BmpStorage::bgr24, false}, Stored{BmpStorage::bgr24, true},
+                      Stored{BmpStorage::grey8, false}, Stored{BmpStorage::grey8, true}),
+    [](const auto& test_info) {
+        return std::string(test_info.param.storage == BmpStorage::bgr24 ? "bgr24" : "grey8") +
+               (test_info.param.top_down ? "_top_down" : "_bottom_up");
+    });
 
 TEST(ToBmpRows, EqualsTheReferenceWithZeroPadding)
 {
@@ -153,13 +150,17 @@ TEST(ToFloat, EqualsThePixelsWithZeroPadding)
         const std::vector<float> poison(float_pitch * size.height, std::nanf(""));
         const OpenClContext& cl = test_context();
         cl::Buffer floats(cl.context, CL_MEM_READ_WRITE, poison.size() * sizeof(float));
-        cl.queue.enqueueWriteBuffer(floats, CL_TRUE, 0, poison.size() * sizeof(float), poison.data());
+        cl.queue.enqueueWriteBuffer(floats, CL_TRUE, 0, poison.size() * sizeof(float),
+                                    poison.data());
 
-        conversions().to_float(device_copy(grey.pixels), size.width, size.height, size.width,
-                               floats, float_pitch).wait();
+        conversions()
+            .to_float(device_copy(grey.pixels), size.width, size.height, size.width, floats,
+                      float_pitch)
+            .wait();
 
         std::vector<float> values(poison.size());
-        cl.queue.enqueueReadBuffer(floats, CL_TRUE, 0, values.size() * sizeof(float), values.data());
+        cl.queue.enqueueReadBuffer(floats, CL_TRUE, 0, values.size() * sizeof(float),
+                                   values.data());
         for (std::size_t y = 0; y < size.height; ++y)
             for (std::size_t x = 0; x < float_pitch; ++x) {
                 const float expected = x < size.width ? grey.pixels[y * size.width + x] : 0.0f;
@@ -173,9 +174,10 @@ TEST(ToFloat, EqualsThePixelsWithZeroPadding)
 // a value just below a half (where float's own v + 0.5f rounds up), out of range, NaN, infinities.
 TEST(To8Bit, EqualsTheHostRounding)
 {
-    std::vector<float> values = {0.0f, 0.5f, 1.5f, 2.5f, 0.49999997f, 254.49998f, 254.5f, 255.4f,
-                                 255.5f, 300.0f, -0.4f, -0.5f, -0.6f, -7.0f, 1e30f, -1e30f,
-                                 std::nanf(""), INFINITY, -INFINITY, 127.50001f, 8388607.5f};
+    std::vector<float> values = {
+        0.0f,   0.5f,   1.5f,          2.5f,     0.49999997f, 254.49998f, 254.5f,
+        255.4f, 255.5f, 300.0f,        -0.4f,    -0.5f,       -0.6f,      -7.0f,
+        1e30f,  -1e30f, std::nanf(""), INFINITY, -INFINITY,   127.50001f, 8388607.5f};
     std::mt19937 generator(7);
     std::uniform_real_distribution<float> anywhere(-50.0f, 300.0f);
     while (values.size() < 23 * 13) values.push_back(anywhere(generator));
@@ -193,7 +195,8 @@ TEST(To8Bit, EqualsTheHostRounding)
             const std::uint8_t expected =
                 x < width ? to_8bit(static_cast<double>(values[y * width + x])) : 0;
             ASSERT_EQ(pixels[y * row_pitch + x], expected)
-                << "value " << (x < width ? values[y * width + x] : 0.0f) << " at " << x << "," << y;
+                << "value " << (x < width ? values[y * width + x] : 0.0f) << " at " << x << ","
+                << y;
         }
 }
 

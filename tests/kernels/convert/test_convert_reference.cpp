@@ -22,9 +22,8 @@ Image random_image(std::size_t width, std::size_t height, int channels, std::uin
     return image;
 }
 
-const std::vector<std::pair<std::size_t, std::size_t>> kSizes{{1, 1},   {2, 3},  {3, 2},
-                                                              {17, 5},  {31, 1}, {1, 33},
-                                                              {129, 7}, {5, 61}};
+const std::vector<std::pair<std::size_t, std::size_t>> kSizes{{1, 1},  {2, 3},  {3, 2},   {17, 5},
+                                                              {31, 1}, {1, 33}, {129, 7}, {5, 61}};
 
 TEST(ConvertReference, LuminanceFromStoredRowsIsTheDecodedLuminance)
 {

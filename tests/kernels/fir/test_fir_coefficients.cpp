@@ -33,8 +33,9 @@ TEST(FirCoefficients, CountMustBeTheSizeSquaredAndTheErrorSaysSo)
         parse_fir_coefficients(kDefaultFirNumerators, 256, 5);
         FAIL() << "9 numbers accepted for 5x5";
     } catch (const UsageError& error) {
-        EXPECT_STREQ(error.what(), "--coefficients takes 25 numbers separated by commas "
-                                   "(row-major 5x5, --size 5), got 9");
+        EXPECT_STREQ(error.what(),
+                     "--coefficients takes 25 numbers separated by commas "
+                     "(row-major 5x5, --size 5), got 9");
     }
 }
 
@@ -56,8 +57,7 @@ TEST(FirCoefficients, DefaultsAreTheTutorials)
 TEST(FirCoefficients, AcceptsDecimalsNegativesAndSpaces)
 {
     const FirCoefficients parsed = parse_fir_coefficients("-1.5, 0.25,3,-4,5,.5,-0,7e-1,8", -2);
-    EXPECT_EQ(parsed.numerators,
-              (std::vector<double>{-1.5, 0.25, 3, -4, 5, 0.5, 0, 0.7, 8}));
+    EXPECT_EQ(parsed.numerators, (std::vector<double>{-1.5, 0.25, 3, -4, 5, 0.5, 0, 0.7, 8}));
     EXPECT_EQ(parsed.divisor, -2);
     EXPECT_DOUBLE_EQ(parsed.weight(1, 0), 2.0);
     EXPECT_DOUBLE_EQ(parsed.weight(0, 1), -0.125);
@@ -82,12 +82,12 @@ TEST(FirCoefficients, DivisorZeroIsAUsageError)
 {
     EXPECT_THROW(parse_fir_coefficients(kDefaultFirNumerators, 0), UsageError);
     EXPECT_THROW(parse_fir_coefficients(kDefaultFirNumerators, -0.0), UsageError);
-    EXPECT_THROW(parse_fir_coefficients(kDefaultFirNumerators,
-                                        std::numeric_limits<double>::quiet_NaN()),
-                 UsageError);
-    EXPECT_THROW(parse_fir_coefficients(kDefaultFirNumerators,
-                                        std::numeric_limits<double>::infinity()),
-                 UsageError);
+    EXPECT_THROW(
+        parse_fir_coefficients(kDefaultFirNumerators, std::numeric_limits<double>::quiet_NaN()),
+        UsageError);
+    EXPECT_THROW(
+        parse_fir_coefficients(kDefaultFirNumerators, std::numeric_limits<double>::infinity()),
+        UsageError);
 }
 
 TEST(FirCoefficients, WeightTooLargeForFloatIsAUsageError)
@@ -99,7 +99,8 @@ TEST(FirCoefficients, WeightTooLargeForFloatIsAUsageError)
 TEST(FirCoefficients, WeightsWhoseSumCanOverflowAFloatAreAUsageError)
 {
     // Each weight fits a float (3.4e38); 255 x their sum over a white window does not.
-    EXPECT_THROW(parse_fir_coefficients("1e36,1e36,1e36,1e36,1e36,1e36,1e36,1e36,1e36", 1), UsageError);
+    EXPECT_THROW(parse_fir_coefficients("1e36,1e36,1e36,1e36,1e36,1e36,1e36,1e36,1e36", 1),
+                 UsageError);
     EXPECT_THROW(parse_fir_coefficients("-1e36,1e36,-1e36,1e36,-1e36,1e36,-1e36,1e36,-1e36", 1),
                  UsageError);  // signs do not help: the window may be white where they are positive
     EXPECT_NO_THROW(parse_fir_coefficients("1e35,0,0,0,0,0,0,0,0", 1));

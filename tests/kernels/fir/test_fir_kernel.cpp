@@ -27,16 +27,15 @@
 namespace sdk {
 namespace {
 
-using test::test_context;
+using test::filter_for;
 using test::poisons;
 using test::random_coefficients;
-using test::filter_for;
 using test::run_on_device;
+using test::test_context;
 
 enum class Weights { tutorial, random };
 
-class FirKernelTest
-    : public ::testing::TestWithParam<std::tuple<Border, Weights, MemoryMode>> {};
+class FirKernelTest : public ::testing::TestWithParam<std::tuple<Border, Weights, MemoryMode>> {};
 
 TEST_P(FirKernelTest, MatchesReferenceOnAwkwardSizes)
 {
@@ -63,21 +62,22 @@ TEST_P(FirKernelTest, MatchesReferenceOnAwkwardSizes)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllBordersAndWeights, FirKernelTest,
-    ::testing::Combine(::testing::Values(Border::replicate, Border::reflect101, Border::constant,
-                                         Border::none),
-                       ::testing::Values(Weights::tutorial, Weights::random),
-                       ::testing::Values(MemoryMode::copy, MemoryMode::map, MemoryMode::pinned)),
-    [](const auto& test_info) {
-        std::string name = border_name(std::get<0>(test_info.param)) +
-                           (std::get<1>(test_info.param) == Weights::random ? "_random"
-                                                                            : "_tutorial") +
-                           "_" + memory_mode_name(std::get<2>(test_info.param));
-        for (auto& c : name)
-            if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-        return name;
-    });
+INSTANTIATE_TEST_SUITE_P(AllBordersAndWeights, FirKernelTest,
+                         ::testing::Combine(::testing::Values(Border::replicate, Border::reflect101,
+                                                              Border::constant, Border::none),
+                                            ::testing::Values(Weights::tutorial, Weights::random),
+                                            ::testing::Values(MemoryMode::copy, MemoryMode::map,
+                                                              MemoryMode::pinned)),
+                         [](const auto& test_info) {
+                             std::string name =
+                                 border_name(std::get<0>(test_info.param)) +
+                                 (std::get<1>(test_info.param) == Weights::random ? "_random"
+                                                                                  : "_tutorial") +
+                                 "_" + memory_mode_name(std::get<2>(test_info.param));
+                             for (auto& c : name)
+                                 if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
 
 // Every variant of the K*K pass, every window size the issue names and every border, on random
 // weights that are not separable, awkward sizes and both poisons. Under oclgrind: 5x5 on 17x5
@@ -111,17 +111,18 @@ TEST_P(FirVariantTest, MatchesReferenceOnAwkwardSizes)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryVariant, FirVariantTest,
-    ::testing::Combine(::testing::Values(FirVariant::buffer, FirVariant::local, FirVariant::image),
-                       ::testing::Values(3, 5, 7, 15),
-                       ::testing::Values(Border::replicate, Border::reflect101, Border::constant,
-                                         Border::none)),
-    [](const auto& test_info) {
-        const int size = std::get<1>(test_info.param);
-        return fir_variant_name(std::get<0>(test_info.param)) + "_" + std::to_string(size) + "x" +
-               std::to_string(size) + "_" + border_name(std::get<2>(test_info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(EveryVariant, FirVariantTest,
+                         ::testing::Combine(::testing::Values(FirVariant::buffer, FirVariant::local,
+                                                              FirVariant::image),
+                                            ::testing::Values(3, 5, 7, 15),
+                                            ::testing::Values(Border::replicate, Border::reflect101,
+                                                              Border::constant, Border::none)),
+                         [](const auto& test_info) {
+                             const int size = std::get<1>(test_info.param);
+                             return fir_variant_name(std::get<0>(test_info.param)) + "_" +
+                                    std::to_string(size) + "x" + std::to_string(size) + "_" +
+                                    border_name(std::get<2>(test_info.param));
+                         });
 
 TEST(FirVariants, NamesRoundTripAndAnUnknownOneIsAUsageError)
 {
@@ -169,8 +170,8 @@ TEST(FirKernel, TheThreeByThreeKernelBuildsWithoutTheRadius)
         for (std::size_t x = 0; x < image.width; ++x)
             luminance[y * pitch + x] = image.pixels[y * image.width + x];
     const std::size_t bytes = luminance.size() * sizeof(float);
-    for (const Border border : {Border::replicate, Border::reflect101, Border::constant,
-                                Border::none}) {
+    for (const Border border :
+         {Border::replicate, Border::reflect101, Border::constant, Border::none}) {
         SCOPED_TRACE(border_name(border));
         const cl::Program program = build_program(cl, "fir_float.cl", border_build_option(border));
         EXPECT_EQ(program.getInfo<CL_PROGRAM_KERNEL_NAMES>(), "fir_float");
@@ -259,9 +260,9 @@ TEST(FirKernel, LargeWeightsAreJudgedRelativeToTheirMagnitude)
     const FirCoefficients large = parse_fir_coefficients(
         "1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567,1234.567", 1);
     const Image image = test::random_grey_image(61, 17, 1234);
-    const double error = max_abs_difference(
-        run_on_device(filter_for(Border::replicate), large, image, poisons[0]),
-        fir_reference(image, large, Border::replicate));
+    const double error =
+        max_abs_difference(run_on_device(filter_for(Border::replicate), large, image, poisons[0]),
+                           fir_reference(image, large, Border::replicate));
     EXPECT_GT(error, kFirTolerance) << "an absolute tolerance would have failed this";
     EXPECT_LE(error, fir_tolerance(large));
 }

@@ -25,9 +25,9 @@
 namespace sdk {
 namespace {
 
+using test::filter_for;
 using test::poisons;
 using test::random_coefficients;
-using test::filter_for;
 using test::run_on_device;
 
 // A 5x5 window whose only weight is its top-left corner copies the pixel 2 up and 2 left: a
@@ -49,7 +49,8 @@ TEST(FirReference, FiveByFiveCornerWeightShiftsTheImage)
                     : border == Border::none
                         ? 0.0
                         : image.pixels[(y < 2 ? 0 : y - 2) * 9 + (x < 2 ? 0 : x - 2)];
-                EXPECT_EQ(shifted[y * 9 + x], expected) << x << "," << y << " " << border_name(border);
+                EXPECT_EQ(shifted[y * 9 + x], expected)
+                    << x << "," << y << " " << border_name(border);
             }
     }
     EXPECT_EQ(max_abs_difference(run_on_device(filter_for(Border::none, MemoryMode::copy, 5),
@@ -151,13 +152,12 @@ TEST(FirKernel, CorrelationCentredOnThePixel)
         for (int i = -1; i <= 1; ++i)
             expected[static_cast<std::size_t>((2 + j) * 12 + 6 + i)] =
                 100.0 * weights.weight(1 - j, 1 - i);
-    for (const Border border : {Border::replicate, Border::reflect101, Border::constant,
-                                Border::none}) {
+    for (const Border border :
+         {Border::replicate, Border::reflect101, Border::constant, Border::none}) {
         expect_near_each(fir_reference(impulse, weights, border), expected, 1e-12,
                          "reference, " + border_name(border));
-        expect_near_each(
-            to_double(run_on_device(filter_for(border), weights, impulse, poisons[0])), expected,
-            kFirTolerance, "device, " + border_name(border));
+        expect_near_each(to_double(run_on_device(filter_for(border), weights, impulse, poisons[0])),
+                         expected, kFirTolerance, "device, " + border_name(border));
     }
 }
 
@@ -199,8 +199,8 @@ TEST(FirOutputs, VerifyPassesOnTheReferencesOwnOutput)
 {
     const Image image = test::random_grey_image(37, 23, 5);
     const FirCoefficients coefficients = random_coefficients(5);
-    for (const Border border : {Border::replicate, Border::reflect101, Border::constant,
-                                Border::none}) {
+    for (const Border border :
+         {Border::replicate, Border::reflect101, Border::constant, Border::none}) {
         const std::vector<float> output = to_float(fir_reference(image, coefficients, border));
         std::ostringstream log;
         EXPECT_GE(verify_fir(log, image, coefficients, border, output), 0.0) << border_name(border);
@@ -228,8 +228,8 @@ TEST(FirOutputs, VerifyThrowsOnAChangedPixel)
 
 TEST(FirOutputs, SaveRawWritesTheFloatsAndTheLuminance)
 {
-    const auto folder = std::filesystem::temp_directory_path() /
-                        ("sdk-fir-outputs-" + std::to_string(::getpid()));
+    const auto folder =
+        std::filesystem::temp_directory_path() / ("sdk-fir-outputs-" + std::to_string(::getpid()));
     std::filesystem::remove_all(folder);
     const Image image = test::random_grey_image(13, 7, 7);
     const std::vector<float> output = to_float(fir_reference(image, {}, Border::reflect101));
@@ -237,9 +237,10 @@ TEST(FirOutputs, SaveRawWritesTheFloatsAndTheLuminance)
     write_fir_raw(folder / "raw", image, output);
     EXPECT_EQ(read_file(folder / "raw" / "output.npy"), encode_npy(output, 7, 13));
     EXPECT_EQ(read_file(folder / "raw" / "luminance.npy"), encode_npy(image.pixels, 7, 13));
-    EXPECT_EQ(fir_output_paths(folder / "output.bmp", folder / "raw"),
-              (std::vector<std::filesystem::path>{folder / "output.bmp", folder / "raw" / "output.npy",
-                                                  folder / "raw" / "luminance.npy"}));
+    EXPECT_EQ(
+        fir_output_paths(folder / "output.bmp", folder / "raw"),
+        (std::vector<std::filesystem::path>{folder / "output.bmp", folder / "raw" / "output.npy",
+                                            folder / "raw" / "luminance.npy"}));
     std::filesystem::remove_all(folder);
 }
 

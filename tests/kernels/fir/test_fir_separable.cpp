@@ -20,11 +20,11 @@
 namespace sdk {
 namespace {
 
-using test::test_context;
-using test::poisons;
-using test::outer_product;
 using test::filter_for;
+using test::outer_product;
+using test::poisons;
 using test::run_on_device;
+using test::test_context;
 
 // The separable paths (fir_rows then fir_columns; fir_separable_local) against the K*K
 // reference: every size and border, awkward sizes, both poisons.
@@ -49,7 +49,8 @@ TEST_P(FirSeparableTest, MatchesTheFullWindowReference)
                     test::random_grey_image(image_size.width, image_size.height, seed);
                 const FirCoefficients coefficients = outer_product(seed, size, seed % 2 == 0);
                 ++seed;
-                const std::vector<float> actual = run_on_device(filter, coefficients, image, poison);
+                const std::vector<float> actual =
+                    run_on_device(filter, coefficients, image, poison);
                 ASSERT_TRUE(filter.separable()) << coefficients.to_string();
                 ASSERT_LE(max_abs_difference(actual, fir_reference(image, coefficients, border)),
                           fir_tolerance(coefficients))
@@ -60,16 +61,15 @@ TEST_P(FirSeparableTest, MatchesTheFullWindowReference)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EverySize, FirSeparableTest,
-    ::testing::Combine(::testing::Values(3, 5, 7, 15),
-                       ::testing::Values(Border::replicate, Border::reflect101, Border::constant,
-                                         Border::none)),
-    [](const auto& test_info) {
-        return std::to_string(std::get<0>(test_info.param)) + "x" +
-               std::to_string(std::get<0>(test_info.param)) + "_" +
-               border_name(std::get<1>(test_info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(EverySize, FirSeparableTest,
+                         ::testing::Combine(::testing::Values(3, 5, 7, 15),
+                                            ::testing::Values(Border::replicate, Border::reflect101,
+                                                              Border::constant, Border::none)),
+                         [](const auto& test_info) {
+                             return std::to_string(std::get<0>(test_info.param)) + "x" +
+                                    std::to_string(std::get<0>(test_info.param)) + "_" +
+                                    border_name(std::get<1>(test_info.param));
+                         });
 
 // Separable weights take the two passes whichever variant the filter was made for: each
 // variant's launch covers a different block of outputs per work-item, the passes' their own.
@@ -85,8 +85,8 @@ TEST(FirSeparable, RunsWhicheverVariantTheFilterWasMadeFor)
                 const std::vector<float> actual =
                     run_on_device(filter, coefficients, image, poisons[1]);
                 ASSERT_TRUE(filter.separable());
-                EXPECT_LE(max_abs_difference(actual,
-                                             fir_reference(image, coefficients, Border::reflect101)),
+                EXPECT_LE(max_abs_difference(
+                              actual, fir_reference(image, coefficients, Border::reflect101)),
                           fir_tolerance(coefficients))
                     << fir_variant_name(variant) << " " << size << "x" << size << " at "
                     << test::size_name(image_size);
@@ -106,9 +106,9 @@ TEST(FirSeparable, TheRowPassWritesEveryRowSumTheColumnPassReads)
             filter.upload(image);
             ASSERT_TRUE(filter.row_sums_buffer()());
             const cl_float nan = std::numeric_limits<float>::quiet_NaN();
-            test_context().queue.enqueueFillBuffer(filter.row_sums_buffer(), nan, 0,
-                                                   filter.float_pitch() * sizeof(cl_float) *
-                                                       size.height);
+            test_context().queue.enqueueFillBuffer(
+                filter.row_sums_buffer(), nan, 0,
+                filter.float_pitch() * sizeof(cl_float) * size.height);
             filter.fill_output(poisons[1]);
             filter.run();
             EXPECT_LE(max_abs_difference(filter.download(),

@@ -24,12 +24,12 @@
 namespace sdk {
 namespace {
 
-using test::test_context;
+using test::filter_for;
 using test::poisons;
 using test::random_coefficients;
-using test::runs_here;
-using test::filter_for;
 using test::run_on_device;
+using test::runs_here;
+using test::test_context;
 
 TEST(FirVariants, TheVerdictTimesEveryVariantThatRunsHere)
 {
@@ -40,9 +40,9 @@ TEST(FirVariants, TheVerdictTimesEveryVariantThatRunsHere)
     // In the one shape asked for (--work-group), and each in its fastest of the candidates.
     // (16x2: 32 work-items, as many as rusticl's kernels run, and the local variant's tiles fit
     // in it where local memory is 32 KiB, as oclgrind's.)
-    const auto in_16x2 = time_fir_variants(test_context(), Border::replicate,
-                                           random_coefficients(4, 5), source, 2,
-                                           WorkGroupShape{16, 2});
+    const auto in_16x2 =
+        time_fir_variants(test_context(), Border::replicate, random_coefficients(4, 5), source, 2,
+                          WorkGroupShape{16, 2});
     const auto in_best = time_fir_variants(test_context(), Border::replicate,
                                            random_coefficients(4, 5), source, 2, std::nullopt);
     for (const auto* medians : {&in_16x2, &in_best}) {
@@ -65,10 +65,13 @@ TEST(FirVariants, TheVerdictTimesEveryVariantThatRunsHere)
         filter.use_default_work_group();
     }
     for (const auto& median : in_best)
-        EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(), [&](const FirChoice& c) {
-            return c.variant == median.variant && c.group_x == median.shape.x &&
-                   c.group_y == median.shape.y;
-        })) << median.shape.x << "x" << median.shape.y;
+        EXPECT_TRUE(std::any_of(candidates.begin(), candidates.end(),
+                                [&](const FirChoice& c) {
+                                    return c.variant == median.variant &&
+                                           c.group_x == median.shape.x &&
+                                           c.group_y == median.shape.y;
+                                }))
+            << median.shape.x << "x" << median.shape.y;
     // A shape that no variant runs (more work-items than any device allows): nothing timed,
     // no exception.
     EXPECT_TRUE(time_fir_variants(test_context(), Border::replicate, random_coefficients(4, 5),
@@ -98,10 +101,9 @@ TEST(FirWorkGroups, EveryCandidateShapeMatchesReference)
             // access, so two sizes with partial groups across and down are enough there. The
             // local variant's tile follows the shape, and takes every size.
             const bool tile_follows_shape = choice.variant != FirVariant::buffer;
-            const std::vector<test::Size> sizes =
-                test::small_sizes_only() && !tile_follows_shape
-                    ? std::vector<test::Size>{{47, 13}, {35, 18}}
-                    : test::awkward_sizes();
+            const std::vector<test::Size> sizes = test::small_sizes_only() && !tile_follows_shape
+                                                      ? std::vector<test::Size>{{47, 13}, {35, 18}}
+                                                      : test::awkward_sizes();
             for (const auto& size : sizes) {
                 const Image image = test::random_grey_image(size.width, size.height, seed);
                 const FirCoefficients coefficients = random_coefficients(seed);
@@ -176,8 +178,8 @@ TEST(FirTuning, ASeparableRunIsTimedFromItsFirstPassToItsLast)
 
 TEST(FirTuning, MeasuresPerBorderAndSizeThenAnswersFromTheCache)
 {
-    const auto folder = std::filesystem::temp_directory_path() /
-                        ("sdk-fir-tuning-" + std::to_string(::getpid()));
+    const auto folder =
+        std::filesystem::temp_directory_path() / ("sdk-fir-tuning-" + std::to_string(::getpid()));
     std::filesystem::remove_all(folder);
     ::setenv("SDK_TUNING_CACHE", (folder / "tuning.txt").c_str(), 1);
     const auto measured =
@@ -219,8 +221,8 @@ TEST(FirTuning, SeparableWeightsTuneTheirOwnPaths)
         fir_tuning_key(device_key(test_context().device), Border::replicate, 7,
                        separable.size_class, {FirVariant::buffer, FirVariant::local},
                        FirWeights::separable)));
-    EXPECT_TRUE(choose_fir_kernel(test_context(), Border::replicate, 7, 256, 256,
-                                  Tuning::use_cache, FirWeights::separable)
+    EXPECT_TRUE(choose_fir_kernel(test_context(), Border::replicate, 7, 256, 256, Tuning::use_cache,
+                                  FirWeights::separable)
                     .from_cache);
     EXPECT_FALSE(choose_fir_kernel(test_context(), Border::replicate, 7, 256, 256, Tuning::finish)
                      .from_cache);
@@ -243,8 +245,9 @@ TEST(FirTuning, KeysTellWindowSizesAndVariantsApart)
 {
     const std::vector<FirVariant> both{FirVariant::buffer, FirVariant::local};
     const std::string key = fir_tuning_key("device A", Border::replicate, 3, SizeClass{22}, both);
-    EXPECT_EQ(key, "fir_float | 3x3 | variants buffer local | border replicate | pixels 2^22 | "
-                   "device A");
+    EXPECT_EQ(key,
+              "fir_float | 3x3 | variants buffer local | border replicate | pixels 2^22 | "
+              "device A");
     EXPECT_NE(key, fir_tuning_key("device A", Border::replicate, 15, SizeClass{22}, both));
     EXPECT_NE(key, fir_tuning_key("device A", Border::replicate, 3, SizeClass{22},
                                   {FirVariant::buffer, FirVariant::local, FirVariant::image}));

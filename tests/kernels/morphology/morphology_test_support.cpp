@@ -61,13 +61,13 @@ std::vector<Roi> regions_of(std::size_t width, std::size_t height)
     const std::size_t half_height = height / 2;
     return {
         whole_image(width, height),
-        {0, 0, 1, 1},                                               // 1x1 in the top-left corner
-        {width - 1, height - 1, 1, 1},                              // 1x1, bottom-right corner
-        {half_width, half_height, 1, 1},                            // 1x1 in the middle
-        {0, 0, half_width + 1, half_height + 1},                    // touches the top and left
+        {0, 0, 1, 1},                             // 1x1 in the top-left corner
+        {width - 1, height - 1, 1, 1},            // 1x1, bottom-right corner
+        {half_width, half_height, 1, 1},          // 1x1 in the middle
+        {0, 0, half_width + 1, half_height + 1},  // touches the top and left
         {half_width, half_height, width - half_width, height - half_height},  // bottom and right
-        {width - 1, 0, 1, height},                                  // the last column
-        {0, height - 1, width, 1},                                  // the last row
+        {width - 1, 0, 1, height},                                            // the last column
+        {0, height - 1, width, 1},                                            // the last row
         {width / 4, height / 4, width - width / 2, height - height / 2},      // inside
     };
 }

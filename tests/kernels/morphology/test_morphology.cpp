@@ -23,7 +23,10 @@
 namespace sdk {
 
 // Names in test output instead of GoogleTest's bytes of an enum.
-void PrintTo(MorphologyShape shape, std::ostream* out) { *out << shape_name(shape); }
+void PrintTo(MorphologyShape shape, std::ostream* out)
+{
+    *out << shape_name(shape);
+}
 void PrintTo(MorphologyOperation operation, std::ostream* out)
 {
     *out << operation_name(operation);
@@ -59,7 +62,7 @@ std::vector<std::uint8_t> expand(const PackedBitmap& bitmap)
     for (std::size_t y = 0; y < bitmap.height; ++y)
         for (std::size_t x = 0; x < bitmap.width; ++x)
             pixels.push_back((bitmap.bits[y * bitmap.row_pitch + x / 8] >> (7 - x % 8)) & 1 ? 255
-                                                                                           : 0);
+                                                                                            : 0);
     return pixels;
 }
 
@@ -83,9 +86,8 @@ void expect_reference_results_in(MemoryMode memory)
                 const Roi roi = whole_image(size.width, size.height);
                 const Image expected = morphology_reference(
                     binarise_reference(luminance, Binarisation{}), operation, shape, roi);
-                const DeviceResult actual =
-                    run_on_device(filter_for(shape, memory), luminance, Binarisation{},
-                                  operation, roi, 0xA5);
+                const DeviceResult actual = run_on_device(filter_for(shape, memory), luminance,
+                                                          Binarisation{}, operation, roi, 0xA5);
                 ASSERT_EQ(actual.output, white_on_black(expected))
                     << test::size_name(size) << " " << operation_name(operation) << " "
                     << shape_name(shape) << " " << memory_mode_name(memory);
@@ -166,14 +168,14 @@ TEST_P(MorphologyKernelTest, MatchesReferenceInRandomRegionsOfALargerImage)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllShapesAndOperations, MorphologyKernelTest,
-    ::testing::Combine(::testing::Values(MorphologyShape::square, MorphologyShape::diamond),
-                       ::testing::ValuesIn(all_operations)),
-    [](const auto& test_info) {
-        return shape_name(std::get<0>(test_info.param)) + "_" +
-               operation_name(std::get<1>(test_info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(AllShapesAndOperations, MorphologyKernelTest,
+                         ::testing::Combine(::testing::Values(MorphologyShape::square,
+                                                              MorphologyShape::diamond),
+                                            ::testing::ValuesIn(all_operations)),
+                         [](const auto& test_info) {
+                             return shape_name(std::get<0>(test_info.param)) + "_" +
+                                    operation_name(std::get<1>(test_info.param));
+                         });
 
 // The luminance comes back as it went in (tight rows on the device too), in every memory mode:
 // what --verify and --save-raw read.
@@ -244,9 +246,8 @@ TEST(MorphologyTuning, MeasuresThenAnswersFromTheCache)
                         ("sdk-morphology-tuning-" + std::to_string(::getpid()));
     std::filesystem::remove_all(folder);
     ::setenv("SDK_TUNING_CACHE", (folder / "tuning.txt").c_str(), 1);
-    const auto measured =
-        choose_morphology_work_group(test_context(), MorphologyShape::diamond, 200, 100,
-                                     Tuning::finish);
+    const auto measured = choose_morphology_work_group(test_context(), MorphologyShape::diamond,
+                                                       200, 100, Tuning::finish);
     EXPECT_FALSE(measured.from_cache);
     EXPECT_TRUE(measured.cached);
     ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
@@ -294,9 +295,9 @@ TEST(MorphologyPacking, BinariseAndPackMatchesReference)
                 const PackedBitmap packed = filter.download_packed_input();
                 // Rows of ceil(width / 32) words, bytes in PBM order, zeros past the width.
                 ASSERT_EQ(packed.row_pitch, 4 * ((size.width + 31) / 32));
-                ASSERT_EQ(packed.bits,
-                          pack_bitmap(binarise_reference(luminance, binarisation), packed.row_pitch)
-                              .bits)
+                ASSERT_EQ(
+                    packed.bits,
+                    pack_bitmap(binarise_reference(luminance, binarisation), packed.row_pitch).bits)
                     << test::size_name(size) << ", threshold " << threshold << ", invert "
                     << invert;
             }
@@ -358,10 +359,10 @@ TEST(MorphologyKnownAnswer, DiamondClosingJoinsADiagonalGapAndSquareDoesNot)
     const Image luminance = two_diagonal_pixels();
     const Image mask = binarise_reference(luminance, {});
     const Roi roi = whole_image(7, 7);
-    const Image diamond = morphology_reference(mask, MorphologyOperation::close,
-                                               MorphologyShape::diamond, roi);
-    const Image square = morphology_reference(mask, MorphologyOperation::close,
-                                              MorphologyShape::square, roi);
+    const Image diamond =
+        morphology_reference(mask, MorphologyOperation::close, MorphologyShape::diamond, roi);
+    const Image square =
+        morphology_reference(mask, MorphologyOperation::close, MorphologyShape::square, roi);
     EXPECT_EQ(diamond.pixels, expected_closing(true).pixels);
     EXPECT_EQ(square.pixels, expected_closing(false).pixels);
 
@@ -438,8 +439,8 @@ TEST(MorphologyReference, OutsideTheRegionIsCopied)
 TEST(MorphologyReference, RefusesRegionsOutsideTheMask)
 {
     const Image mask{4, 4, 1, std::vector<std::uint8_t>(16, 0)};
-    for (const Roi roi : {Roi{0, 0, 0, 1}, Roi{0, 0, 1, 0}, Roi{4, 0, 1, 1}, Roi{0, 3, 1, 2},
-                          Roi{1, 1, 4, 1}})
+    for (const Roi roi :
+         {Roi{0, 0, 0, 1}, Roi{0, 0, 1, 0}, Roi{4, 0, 1, 1}, Roi{0, 3, 1, 2}, Roi{1, 1, 4, 1}})
         EXPECT_THROW(dilate_reference(mask, MorphologyShape::square, roi), std::invalid_argument)
             << roi_text(roi);
 }

@@ -79,8 +79,8 @@ Image sparse_image(std::size_t width, std::size_t height, int area, std::uint32_
 std::string describe(const StructuringElement& element, MorphologyOperation operation,
                      const test::Size& size, bool dense, const Roi& roi)
 {
-    return element_name(element) + ", " + operation_name(operation) + ", " +
-           test::size_name(size) + (dense ? ", dense" : ", sparse") + ", region " + roi_text(roi);
+    return element_name(element) + ", " + operation_name(operation) + ", " + test::size_name(size) +
+           (dense ? ", dense" : ", sparse") + ", region " + roi_text(roi);
 }
 
 class MorphologyElementTest : public ::testing::TestWithParam<MorphologyShape> {};
@@ -92,8 +92,8 @@ TEST_P(MorphologyElementTest, MatchesReferenceForEverySizeAndOperation)
         for (const MorphologyOperation operation : all_operations)
             for (const test::Size& size : image_sizes())
                 for (const bool dense : {false, true}) {
-                    const Image luminance = sparse_image(size.width, size.height,
-                                                         element.width * element.height, seed);
+                    const Image luminance =
+                        sparse_image(size.width, size.height, element.width * element.height, seed);
                     const Roi roi = whole_image(size.width, size.height);
                     expect_matches_reference(element, operation, luminance, {128, dense}, roi,
                                              poisons[seed++ % 2],
@@ -145,8 +145,8 @@ TEST_P(MorphologyElementTest, OnePixelDilatesIntoTheElement)
             }
         const Roi whole = whole_image(width, height);
         MorphologyFilter& filter = filter_for(element);
-        EXPECT_EQ(run_on_device(filter, luminance, {128, false}, MorphologyOperation::dilate,
-                                whole, poisons[0])
+        EXPECT_EQ(run_on_device(filter, luminance, {128, false}, MorphologyOperation::dilate, whole,
+                                poisons[0])
                       .output,
                   expected)
             << element_name(element);

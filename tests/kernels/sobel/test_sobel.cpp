@@ -128,13 +128,12 @@ TEST(MemoryMode, AutoFollowsTheDevicesUnifiedMemory)
 TEST(MemoryMode, MapAndCopyGiveIdenticalOutputs)
 {
     // Under oclgrind a size with partial work-groups across and down, as 333 x 257 has.
-    const Image image = test::small_sizes_only() ? test_image(47, 13, 11) : test_image(333, 257, 11);
-    const SobelGradients copied =
-        run_on_device(filter_for(SobelVariant::packed_16x4, Border::reflect101, MemoryMode::copy),
-                      image, 0x11);
-    const SobelGradients mapped =
-        run_on_device(filter_for(SobelVariant::packed_16x4, Border::reflect101, MemoryMode::map),
-                      image, 0x22);
+    const Image image =
+        test::small_sizes_only() ? test_image(47, 13, 11) : test_image(333, 257, 11);
+    const SobelGradients copied = run_on_device(
+        filter_for(SobelVariant::packed_16x4, Border::reflect101, MemoryMode::copy), image, 0x11);
+    const SobelGradients mapped = run_on_device(
+        filter_for(SobelVariant::packed_16x4, Border::reflect101, MemoryMode::map), image, 0x22);
     EXPECT_EQ(copied.dx, mapped.dx);
     EXPECT_EQ(copied.dy, mapped.dy);
 }
@@ -142,7 +141,8 @@ TEST(MemoryMode, MapAndCopyGiveIdenticalOutputs)
 TEST(SobelReference, KnownAnswerOnA3x3Ramp)
 {
     const Image ramp{3, 3, 1, {10, 20, 30, 40, 50, 60, 70, 80, 90}};
-    // Centre: gx = (30 + 120 + 90) - (10 + 80 + 70) = 80; gy = (10 + 40 + 30) - (70 + 160 + 90) = -240.
+    // Centre: gx = (30 + 120 + 90) - (10 + 80 + 70) = 80; gy = (10 + 40 + 30) - (70 + 160 + 90) =
+    // -240.
     const SobelGradients none = sobel_reference(ramp, Border::none);
     EXPECT_EQ(none.dx, (std::vector<std::int8_t>{0, 0, 0, 0, 10, 0, 0, 0, 0}));
     EXPECT_EQ(none.dy, (std::vector<std::int8_t>{0, 0, 0, 0, -30, 0, 0, 0, 0}));
@@ -173,14 +173,17 @@ void expect_known_answer(SobelVariant variant)
 
 TEST(SobelKernels, KnownAnswerOnTheDevice)
 {
-    for (const auto variant : {SobelVariant::no_vectors, SobelVariant::vector_16x1,
-                               SobelVariant::vector_16x4, SobelVariant::packed_16x4,
-                               SobelVariant::local_tile})
+    for (const auto variant :
+         {SobelVariant::no_vectors, SobelVariant::vector_16x1, SobelVariant::vector_16x4,
+          SobelVariant::packed_16x4, SobelVariant::local_tile})
         expect_known_answer(variant);
 }
 
 // Apart, because its name keeps it out of the main oclgrind run (tests/CMakeLists.txt).
-TEST(SobelKernels, KnownAnswerThroughAnImage) { expect_known_answer(SobelVariant::image); }
+TEST(SobelKernels, KnownAnswerThroughAnImage)
+{
+    expect_known_answer(SobelVariant::image);
+}
 
 // Where the pixels come from must not change a single output: every variant gives what 16x1
 // gives, on an image several work-groups wide and high with a partial group at the right and
@@ -191,7 +194,8 @@ TEST_P(SobelVariantsAgree, WithTheBuffer16x1AcrossWorkGroups)
 {
     const SobelVariant variant = GetParam();
     const Image image = test_image(16 * 32 * 2 + 21, 8 * 3 + 5, 13);
-    for (const auto border : {Border::replicate, Border::reflect101, Border::constant, Border::none}) {
+    for (const auto border :
+         {Border::replicate, Border::reflect101, Border::constant, Border::none}) {
         const SobelGradients expected =
             run_on_device(filter_for(SobelVariant::vector_16x1, border), image, poisons[0]);
         const SobelGradients actual = run_on_device(filter_for(variant, border), image, poisons[1]);
@@ -216,12 +220,11 @@ TEST(SobelFilter, LocalTileFollowsTheWorkGroupShape)
     // Under oclgrind, which runs a work-group's barriers one work-item at a time, 100 x 21: still
     // several groups across for the narrow shapes and a partial group at the right and bottom
     // for every shape.
-    const Image image =
-        test::small_sizes_only() ? test_image(100, 21, 5) : test_image(300, 41, 5);
+    const Image image = test::small_sizes_only() ? test_image(100, 21, 5) : test_image(300, 41, 5);
     const SobelGradients expected = sobel_reference(image, Border::reflect101);
     filter.upload(image);
-    for (const auto& [x, y] : {std::pair<std::size_t, std::size_t>{32, 8}, {4, 2}, {1, 1}, {128, 1},
-                               {16, 16}}) {
+    for (const auto& [x, y] :
+         {std::pair<std::size_t, std::size_t>{32, 8}, {4, 2}, {1, 1}, {128, 1}, {16, 16}}) {
         // Shrunk where the kernel runs fewer work-items a group (rusticl: 32): the tile
         // follows whatever shape runs.
         const WorkGroupShape shape = filter.fit_work_group(x, y);
@@ -237,7 +240,8 @@ TEST(SobelFilter, LocalTileFollowsTheWorkGroupShape)
     // group; rusticl 32), for its size; the message names which. A tile that fits is never the
     // reason.
     const DeviceLimits limits = device_limits(test_context().device);
-    const std::size_t widest = std::min(limits.max_work_group_size, limits.max_work_item_sizes.at(0));
+    const std::size_t widest =
+        std::min(limits.max_work_group_size, limits.max_work_item_sizes.at(0));
     const bool tile_fits = (16 * widest + 2) * 3 <= limits.local_memory_bytes;
     try {
         filter.set_work_group(widest, 1);
@@ -272,7 +276,8 @@ TEST(SobelImageView, ReadsTheBuffersRowsWhereTheDeviceMakesOne)
     const std::size_t width = 70, height = 3, row_pitch = 128;
     std::vector<std::uint8_t> rows(row_pitch * height);
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<std::uint8_t>(i * 7 + 1);
-    cl::Buffer luminance(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rows.size(), rows.data());
+    cl::Buffer luminance(cl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, rows.size(),
+                         rows.data());
     const cl::Image2D view = image_view_of(cl, luminance, width, height, row_pitch);
     if (!view()) GTEST_SKIP() << "this device makes no image from a buffer";
     std::vector<std::uint8_t> pixels(width * height);
@@ -290,17 +295,20 @@ TEST(SobelVariants, OnlyTheImageVariantCanBeUnavailable)
     const std::string too_wide =
         sobel_variant_unavailable(cl, SobelVariant::image, max_width + 1, 1);
     EXPECT_NE(too_wide.find("at most"), std::string::npos) << too_wide;
-    EXPECT_EQ(sobel_variant_unavailable(cl, SobelVariant::image, 17, 5), "");  // PoCL and oclgrind have images
+    EXPECT_EQ(sobel_variant_unavailable(cl, SobelVariant::image, 17, 5),
+              "");  // PoCL and oclgrind have images
     EXPECT_EQ(sobel_variant_named("local"), SobelVariant::local_tile);
     EXPECT_EQ(sobel_variant_named("image"), SobelVariant::image);
 
     std::string note;
-    EXPECT_EQ(runnable_sobel_variant(cl, "image", max_width + 1, 1, note), SobelVariant::vector_16x4);
+    EXPECT_EQ(runnable_sobel_variant(cl, "image", max_width + 1, 1, note),
+              SobelVariant::vector_16x4);
     EXPECT_NE(note.find("at most"), std::string::npos) << note;
     EXPECT_NE(note.find(": variant image runs as 16x4"), std::string::npos) << note;
     note.clear();
     EXPECT_EQ(runnable_sobel_variant(cl, "image", 17, 5, note), SobelVariant::image);
-    EXPECT_EQ(runnable_sobel_variant(cl, "local", max_width + 1, 1, note), SobelVariant::local_tile);
+    EXPECT_EQ(runnable_sobel_variant(cl, "local", max_width + 1, 1, note),
+              SobelVariant::local_tile);
     EXPECT_EQ(note, "");
 }
 
@@ -350,7 +358,8 @@ TEST(SobelFilter, RefusesAWorkGroupLargerThanTheKernelRuns)
         filter.set_work_group(limit * 2, 1);
         ADD_FAILURE() << "accepted " << limit * 2 << "x1";
     } catch (const UsageError& error) {
-        EXPECT_NE(std::string(error.what()).find("work-items a group on this device"), std::string::npos)
+        EXPECT_NE(std::string(error.what()).find("work-items a group on this device"),
+                  std::string::npos)
             << error.what();
     }
     EXPECT_THROW(filter.set_work_group(0, 8), UsageError);
@@ -363,11 +372,13 @@ TEST(SobelFilter, RefusesAWorkGroupLargerThanTheKernelRuns)
 TEST(SobelReference, MagnitudeIsTheExactIntegerRoot)
 {
     EXPECT_EQ(gradient_magnitude(std::int8_t{3}, std::int8_t{4}), 5);
-    EXPECT_EQ(gradient_magnitude(std::int8_t{-128}, std::int8_t{-128}), 181);  // sqrt(32768) = 181.02
+    EXPECT_EQ(gradient_magnitude(std::int8_t{-128}, std::int8_t{-128}),
+              181);  // sqrt(32768) = 181.02
     EXPECT_EQ(gradient_magnitude(std::int8_t{1}, std::int8_t{1}), 1);
     for (int dx = -128; dx < 128; ++dx)
         for (int dy = -128; dy < 128; ++dy) {
-            const int root = gradient_magnitude(static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy));
+            const int root =
+                gradient_magnitude(static_cast<std::int8_t>(dx), static_cast<std::int8_t>(dy));
             ASSERT_LE(root * root, dx * dx + dy * dy);
             ASSERT_GT((root + 1) * (root + 1), dx * dx + dy * dy);
         }

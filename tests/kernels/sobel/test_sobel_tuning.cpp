@@ -86,7 +86,8 @@ TEST(SobelTuningCandidates, NoPackedKernelOnABigEndianDevice)
 {
     const auto candidates = sobel_candidates(false, true);
     EXPECT_EQ(candidates.size(), 20u);
-    for (const auto& candidate : candidates) EXPECT_NE(candidate.variant, SobelVariant::packed_16x4);
+    for (const auto& candidate : candidates)
+        EXPECT_NE(candidate.variant, SobelVariant::packed_16x4);
 }
 
 TEST(SobelTuningCandidates, NoImageKernelWithoutImages)
@@ -132,9 +133,9 @@ TEST(SobelTuningCache, IgnoresUnknownVariantsAndBadShapes)
 {
     const auto cache = fresh_cache("malformed");
     std::filesystem::create_directories(cache.parent_path());
-    for (const char* value : {"16x9\t32x8", "no_vectors\t32x8", "16x1\t0x8", "16x1\t99999x99999",
-                              "16x1\t65536x65536", "16x1\t4294967296x4294967296", "16x1",
-                              "16x1\t32x8\textra", "16x1 32x8"}) {
+    for (const char* value :
+         {"16x9\t32x8", "no_vectors\t32x8", "16x1\t0x8", "16x1\t99999x99999", "16x1\t65536x65536",
+          "16x1\t4294967296x4294967296", "16x1", "16x1\t32x8\textra", "16x1 32x8"}) {
         std::ofstream(cache) << "device A\t" << value << "\n";
         EXPECT_FALSE(read_cached_choice(cache, "device A")) << value;
     }
@@ -149,12 +150,14 @@ TEST(SobelTuning, MeasuresPerSizeClassThenAnswersFromTheCache)
     ::setenv("SDK_TUNING_CACHE", cache.c_str(), 1);
     const OpenClContext& cl = test::test_context();
 
-    const TuningResult measured = choose_sobel_kernel(cl, Border::replicate, 200, 100, Tuning::finish);
+    const TuningResult measured =
+        choose_sobel_kernel(cl, Border::replicate, 200, 100, Tuning::finish);
     EXPECT_FALSE(measured.from_cache);
     EXPECT_TRUE(measured.finished());
     EXPECT_TRUE(measured.cached);
     EXPECT_EQ(measured.size_class.log2_pixels, kSmallestSizeClass);
-    EXPECT_EQ(measured.measured_size.width, representative_size(measured.size_class).width);  // catch-all
+    EXPECT_EQ(measured.measured_size.width,
+              representative_size(measured.size_class).width);  // catch-all
     ASSERT_EQ(measured.candidates.size(), measured.contest.median_ms.size());
     // Every variant, then the fastest's other shapes (PoCL: 4 variants, 5 shapes).
     EXPECT_EQ(measured.measured, measured.total);
@@ -184,9 +187,9 @@ TEST(SobelTuning, MeasuresPerSizeClassThenAnswersFromTheCache)
     std::vector<SobelVariant> competing{SobelVariant::vector_16x1, SobelVariant::vector_16x4,
                                         SobelVariant::packed_16x4, SobelVariant::local_tile};
     if (images_from_buffers(cl, pitch_for(256))) competing.push_back(SobelVariant::image);
-    const auto stored =
-        read_cached_choice(cache, sobel_tuning_key(device_key(cl.device), Border::replicate,
-                                                   retuned.size_class, competing));
+    const auto stored = read_cached_choice(
+        cache,
+        sobel_tuning_key(device_key(cl.device), Border::replicate, retuned.size_class, competing));
     ASSERT_TRUE(stored);
     EXPECT_EQ(describe(*stored), describe(retuned.choice));
 
@@ -206,7 +209,8 @@ TEST(SobelTuning, EachRunMeasuresWithinItsBudgetUntilTuningFinishes)
     std::vector<std::string> announced;
     const TuningAnnouncer announce = [&](const std::string& line) { announced.push_back(line); };
 
-    TuningResult run = choose_sobel_kernel(cl, Border::replicate, 64, 64, Tuning::use_cache, announce);
+    TuningResult run =
+        choose_sobel_kernel(cl, Border::replicate, 64, 64, Tuning::use_cache, announce);
     ASSERT_EQ(announced.size(), 1u);
     EXPECT_EQ(announced[0].rfind("Tuning for ", 0), 0u) << announced[0];
     EXPECT_NE(announced[0].find(" candidates left"), std::string::npos) << announced[0];
@@ -223,10 +227,12 @@ TEST(SobelTuning, EachRunMeasuresWithinItsBudgetUntilTuningFinishes)
                                         SobelVariant::packed_16x4, SobelVariant::local_tile};
     if (images_from_buffers(cl, pitch_for(64))) competing.push_back(SobelVariant::image);
     const auto line = read_tuning_entry(
-        cache, sobel_tuning_key(device_key(cl.device), Border::replicate, run.size_class, competing));
+        cache,
+        sobel_tuning_key(device_key(cl.device), Border::replicate, run.size_class, competing));
     ASSERT_TRUE(line);
-    EXPECT_NE(line->find("\tmeasured " + std::to_string(third) + " of " + std::to_string(run.total)),
-              std::string::npos)
+    EXPECT_NE(
+        line->find("\tmeasured " + std::to_string(third) + " of " + std::to_string(run.total)),
+        std::string::npos)
         << *line;
 
     std::size_t runs = 1;
@@ -240,7 +246,8 @@ TEST(SobelTuning, EachRunMeasuresWithinItsBudgetUntilTuningFinishes)
     EXPECT_TRUE(run.finished());
     EXPECT_LE(runs, 3u);
     EXPECT_EQ(announced.size(), runs);
-    const TuningResult cached = choose_sobel_kernel(cl, Border::replicate, 64, 64, Tuning::use_cache, announce);
+    const TuningResult cached =
+        choose_sobel_kernel(cl, Border::replicate, 64, 64, Tuning::use_cache, announce);
     EXPECT_TRUE(cached.from_cache);
     EXPECT_EQ(describe(cached.choice), describe(run.choice));
     EXPECT_EQ(announced.size(), runs);  // nothing measured, nothing announced
@@ -292,7 +299,8 @@ TEST(SobelTuning, VerdictTimesEveryVariantOnTheSamplesImage)
     const OpenClContext& cl = test::test_context();
     SobelFilter source(cl, SobelVariant::vector_16x1, Border::replicate);
     source.upload(test::random_grey_image(100, 20, 3));
-    const auto medians = time_sobel_variants(cl, Border::replicate, source, 3, WorkGroupShape{64, 4});
+    const auto medians =
+        time_sobel_variants(cl, Border::replicate, source, 3, WorkGroupShape{64, 4});
     const std::vector<SobelVariant> expected{SobelVariant::vector_16x1, SobelVariant::vector_16x4,
                                              SobelVariant::packed_16x4, SobelVariant::local_tile,
                                              SobelVariant::image};  // PoCL: little-endian, images

@@ -42,7 +42,8 @@ protected:
     {
         const fs::path path = root_ / name;
         fs::create_directories(path.parent_path());
-        write_file_atomically(path, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+        write_file_atomically(path, reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                              bytes.size());
         return path;
     }
 
@@ -78,7 +79,8 @@ TEST_F(BatchPlan, AFoldersPhotosAreItsImagesSortedByName)
                                          root_ / "photos/c.jpg"};
     EXPECT_EQ(photos, expected);
     // A listed file is kept whatever it holds: it fails by name when read.
-    EXPECT_EQ(photos_of({root_ / "photos/readme.txt"}), std::vector<fs::path>{root_ / "photos/readme.txt"});
+    EXPECT_EQ(photos_of({root_ / "photos/readme.txt"}),
+              std::vector<fs::path>{root_ / "photos/readme.txt"});
 }
 
 // A folder with a link to one of its own photos (latest.png -> IMG_0001.png): the link is left
@@ -96,7 +98,8 @@ TEST_F(BatchPlan, AFoldersLinkToItsOwnPhotoIsLeftOutSayingSo)
     EXPECT_EQ(skipped.front(), "Skipped " + (root_ / "photos/latest.png").string() +
                                    ": a link to IMG_0001.png, which the batch reads already");
     EXPECT_EQ(plan_batch(photos, root_ / "out", "png").size(), 2u);
-    EXPECT_THROW(plan_batch({first, root_ / "photos/latest.png"}, root_ / "out", "png"), UsageError);
+    EXPECT_THROW(plan_batch({first, root_ / "photos/latest.png"}, root_ / "out", "png"),
+                 UsageError);
 }
 
 TEST_F(BatchPlan, AFolderWithoutImagesIsOneLineNamingIt)
@@ -106,19 +109,23 @@ TEST_F(BatchPlan, AFolderWithoutImagesIsOneLineNamingIt)
         photos_of({root_ / "empty"});
         FAIL() << "a folder without images must be refused";
     } catch (const FileError& error) {
-        EXPECT_NE(std::string(error.what()).find((root_ / "empty").string()), std::string::npos) << error.what();
-        EXPECT_NE(std::string(error.what()).find("no BMP, PNG or JPEG"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find((root_ / "empty").string()), std::string::npos)
+            << error.what();
+        EXPECT_NE(std::string(error.what()).find("no BMP, PNG or JPEG"), std::string::npos)
+            << error.what();
     }
 }
 
 TEST_F(BatchPlan, EachResultIsNamedAfterItsInputsStem)
 {
-    const auto plan = plan_batch({root_ / "in/a.jpg", root_ / "in/b.photo.png"}, root_ / "out", "png");
+    const auto plan =
+        plan_batch({root_ / "in/a.jpg", root_ / "in/b.photo.png"}, root_ / "out", "png");
     ASSERT_EQ(plan.size(), 2u);
     EXPECT_EQ(plan[0].input, root_ / "in/a.jpg");
     EXPECT_EQ(plan[0].output, root_ / "out/a.png");
     EXPECT_EQ(plan[1].output, root_ / "out/b.photo.png");
-    EXPECT_EQ(plan_batch({root_ / "in/a.jpg"}, root_ / "out", "bmp").at(0).output, root_ / "out/a.bmp");
+    EXPECT_EQ(plan_batch({root_ / "in/a.jpg"}, root_ / "out", "bmp").at(0).output,
+              root_ / "out/a.bmp");
 }
 
 void expect_usage_error(const std::function<void()>& plan, const std::string& phrase)
@@ -135,11 +142,26 @@ TEST_F(BatchPlan, WhatCannotMakeABatchIsRefused)
 {
     const fs::path a = file("in/a.jpg", jpeg());
     const fs::path out = root_ / "out";
-    expect_usage_error([&] { plan_batch({a, root_ / "in/b.bmp", a}, out, "png"); }, "in the batch twice");
-    expect_usage_error([&] { plan_batch({a, root_ / "in/../in/a.jpg"}, out, "png"); }, "in the batch twice");
-    expect_usage_error([&] { plan_batch({a, root_ / "other/a.bmp"}, out, "png"); }, "would both be written as");
-    expect_usage_error([&] { plan_batch({a, root_ / "in/b.png"}, root_ / "in", "png"); },
-                       "would replace the input");
+    expect_usage_error(
+        [&] {
+            plan_batch({a, root_ / "in/b.bmp", a}, out, "png");
+        },
+        "in the batch twice");
+    expect_usage_error(
+        [&] {
+            plan_batch({a, root_ / "in/../in/a.jpg"}, out, "png");
+        },
+        "in the batch twice");
+    expect_usage_error(
+        [&] {
+            plan_batch({a, root_ / "other/a.bmp"}, out, "png");
+        },
+        "would both be written as");
+    expect_usage_error(
+        [&] {
+            plan_batch({a, root_ / "in/b.png"}, root_ / "in", "png");
+        },
+        "would replace the input");
     const fs::path not_a_folder = file("results", "a file");
     expect_usage_error([&] { plan_batch({a}, not_a_folder, "png"); }, "this is a file");
 }
@@ -148,14 +170,23 @@ TEST_F(BatchPlan, WhatCannotMakeABatchIsRefused)
 // quiet, whatever --jobs; the body's failure for one photo is that photo's line and exit 1.
 TEST_F(BatchPlan, TheBodyRunsOncePerPhotoWithItsOwnOptions)
 {
-    const fs::path a = file("in/a.bmp", bmp()), b = file("in/b.png", png()), c = file("in/c.jpg", jpeg());
+    const fs::path a = file("in/a.bmp", bmp()), b = file("in/b.png", png()),
+                   c = file("in/c.jpg", jpeg());
     for (const char* jobs : {"1", "3"}) {
         CLI::App app{"test", "sample"};
         CommonOptions options;
         add_common_options(app, options);
-        std::vector<std::string> words{"sample", "-i", a.string(), b.string(), c.string(),
-                                       "-o", (root_ / "out").string(), "--output-format", "bmp",
-                                       "-j", jobs};
+        std::vector<std::string> words{"sample",
+                                       "-i",
+                                       a.string(),
+                                       b.string(),
+                                       c.string(),
+                                       "-o",
+                                       (root_ / "out").string(),
+                                       "--output-format",
+                                       "bmp",
+                                       "-j",
+                                       jobs};
         std::vector<char*> argv;
         for (auto& word : words) argv.push_back(word.data());
         std::mutex lock;
@@ -173,9 +204,8 @@ TEST_F(BatchPlan, TheBodyRunsOncePerPhotoWithItsOwnOptions)
         const std::string out = testing::internal::GetCapturedStdout();
         EXPECT_EQ(testing::internal::GetCapturedStderr(), "sample: " + b.string() + ": broken\n");
         EXPECT_EQ(status, 1);
-        const std::map<fs::path, fs::path> expected{{a, root_ / "out/a.bmp"},
-                                                    {b, root_ / "out/b.bmp"},
-                                                    {c, root_ / "out/c.bmp"}};
+        const std::map<fs::path, fs::path> expected{
+            {a, root_ / "out/a.bmp"}, {b, root_ / "out/b.bmp"}, {c, root_ / "out/c.bmp"}};
         EXPECT_EQ(ran, expected);
         EXPECT_NE(out.find("Batch: 2 of 3 photos written"), std::string::npos) << out;
         EXPECT_NE(out.find("1 failed"), std::string::npos) << out;
@@ -205,11 +235,12 @@ int run_fake_batch(std::vector<std::string> words, std::string& out, std::string
 // are taken where the machine holds them, and those this batch cannot use are simply not started.
 TEST_F(BatchPlan, JobsAboveThirtyTwoAreTaken)
 {
-    const fs::path a = file("in/a.bmp", bmp()), b = file("in/b.png", png()), c = file("in/c.jpg", jpeg());
+    const fs::path a = file("in/a.bmp", bmp()), b = file("in/b.png", png()),
+                   c = file("in/c.jpg", jpeg());
     std::string out, err;
-    const int status = run_fake_batch({"-i", a.string(), b.string(), c.string(), "-o",
-                                       (root_ / "out").string(), "-j", "64"},
-                                      out, err);
+    const int status = run_fake_batch(
+        {"-i", a.string(), b.string(), c.string(), "-o", (root_ / "out").string(), "-j", "64"}, out,
+        err);
     EXPECT_EQ(status, 0) << err;
     EXPECT_EQ(err.find("range"), std::string::npos) << err;
     EXPECT_NE(out.find("Batch: 3 of 3 photos written"), std::string::npos) << out;
@@ -242,13 +273,15 @@ TEST_F(BatchPlan, TheSummaryCountsFromTheProcessStart)
     const fs::path a = file("in/a.bmp", bmp()), b = file("in/b.png", png());
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     std::string out, err;
-    ASSERT_EQ(run_fake_batch({"-i", a.string(), b.string(), "-o", (root_ / "out").string()}, out, err), 0)
+    ASSERT_EQ(
+        run_fake_batch({"-i", a.string(), b.string(), "-o", (root_ / "out").string()}, out, err), 0)
         << err;
     const std::string before = "photos written in ";
     const std::size_t at = out.find(before);
     ASSERT_NE(at, std::string::npos) << out;
     EXPECT_GE(std::stod(out.substr(at + before.size())), 0.5) << out;
-    EXPECT_NE(out.find(" s from the process's start, device start included, "), std::string::npos) << out;
+    EXPECT_NE(out.find(" s from the process's start, device start included, "), std::string::npos)
+        << out;
 }
 
 }  // namespace

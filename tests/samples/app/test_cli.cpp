@@ -106,9 +106,9 @@ TEST(CommonOptions, BadCodecSettingsAreUsageErrors)
 TEST(CommonOptions, ParsesEveryOption)
 {
     CommonOptions options;
-    EXPECT_EQ(parse(options, {"-p", "1", "-d", "2", "-t", "gpu", "-i", "in.bmp", "-o", "out.bmp",
-                              "--border", "reflect101", "--verify", "-q", "-n", "7", "--save-raw",
-                              "raw"}),
+    EXPECT_EQ(parse(options,
+                    {"-p", "1", "-d", "2", "-t", "gpu", "-i", "in.bmp", "-o", "out.bmp", "--border",
+                     "reflect101", "--verify", "-q", "-n", "7", "--save-raw", "raw"}),
               0);
     EXPECT_EQ(options.device.platform, 1u);
     EXPECT_EQ(options.device.device, 2u);
@@ -146,16 +146,16 @@ TEST(CommonOptions, NamesInAnyCaseButNotTheirNumbers)
         testing::internal::CaptureStderr();
         EXPECT_EQ(parse(numbered, arguments), 2) << arguments[0];
         const std::string message = testing::internal::GetCapturedStderr();
-        EXPECT_NE(message.find("'" + arguments[1] + "' is not one of "), std::string::npos) << message;
+        EXPECT_NE(message.find("'" + arguments[1] + "' is not one of "), std::string::npos)
+            << message;
     }
 }
 
 TEST(CommonOptions, UsageErrorsExitWithTwoAndSkipTheBody)
 {
-    const std::vector<std::vector<std::string>> bad{{"--bogus"},          {"--border", "wrap"},
-                                                    {"-t", "fpga"},       {"-n", "0"},
-                                                    {"-n", "many"},       {"-p", "-1"},
-                                                    {"extra-argument"}};
+    const std::vector<std::vector<std::string>> bad{
+        {"--bogus"},    {"--border", "wrap"}, {"-t", "fpga"},    {"-n", "0"},
+        {"-n", "many"}, {"-p", "-1"},         {"extra-argument"}};
     for (const auto& arguments : bad) {
         CommonOptions options;
         bool ran = false;
@@ -172,13 +172,15 @@ TEST(CommonOptions, UsageErrorsExitWithTwoAndSkipTheBody)
 TEST(CommonOptions, EmptyValuesAndZeroBandRowsAreUsageErrors)
 {
     const std::vector<std::vector<std::string>> bad{
-        {"--band-rows", ""}, {"--band-rows", "0"}, {"--band-rows", "00"}, {"--device", ""},
-        {"--platform", ""},  {"-d", ""},           {"-p", ""}};
+        {"--band-rows", ""}, {"--band-rows", "0"}, {"--band-rows", "00"},
+        {"--device", ""},    {"--platform", ""},   {"-d", ""},
+        {"-p", ""}};
     for (const auto& arguments : bad) {
         CommonOptions options;
         bool ran = false;
         testing::internal::CaptureStderr();
-        EXPECT_EQ(parse(options, arguments, &ran), 2) << arguments[0] << " '" << arguments[1] << "'";
+        EXPECT_EQ(parse(options, arguments, &ran), 2)
+            << arguments[0] << " '" << arguments[1] << "'";
         const std::string message = testing::internal::GetCapturedStderr();
         EXPECT_FALSE(ran) << arguments[0] << " '" << arguments[1] << "'";
         EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
@@ -193,7 +195,8 @@ TEST(CommonOptions, EmptyValuesAndZeroBandRowsAreUsageErrors)
 // .webp or no extension were written as BMP bytes under that name.
 TEST(CommonOptions, AnOutputNamedForAnotherFormatIsAUsageError)
 {
-    for (const char* output : {"edges.jpg", "edges.jpeg", "edges.tif", "edges.webp", "edges", "out/edges.png.bak"}) {
+    for (const char* output :
+         {"edges.jpg", "edges.jpeg", "edges.tif", "edges.webp", "edges", "out/edges.png.bak"}) {
         CommonOptions options;
         bool ran = false;
         testing::internal::CaptureStderr();
@@ -231,7 +234,8 @@ TEST(RunSample, FailuresBecomeOneLineAndExitOne)
     char name[] = "sample";
     char* argv[] = {name};
     testing::internal::CaptureStderr();
-    const int status = run_sample(app, 1, argv, options, [] { throw std::runtime_error("broken"); });
+    const int status =
+        run_sample(app, 1, argv, options, [] { throw std::runtime_error("broken"); });
     EXPECT_EQ(status, 1);
     EXPECT_EQ(testing::internal::GetCapturedStderr(), "sample: broken\n");
 }
@@ -307,7 +311,8 @@ TEST(DeviceSelection, EveryDeviceLikeTheChosenStartsWithIt)
             ASSERT_TRUE(one.platform && one.device && one.type);
             const cl::Device device = select_device(one);
             EXPECT_TRUE(seen.insert(device()).second) << "a device twice";
-            EXPECT_EQ(device.getInfo<CL_DEVICE_PLATFORM>(), select_device(asked).getInfo<CL_DEVICE_PLATFORM>());
+            EXPECT_EQ(device.getInfo<CL_DEVICE_PLATFORM>(),
+                      select_device(asked).getInfo<CL_DEVICE_PLATFORM>());
         }
     }
 }
@@ -334,7 +339,8 @@ TEST(DeviceSelection, ListShowsEveryField)
     std::ostringstream out;
     list_devices(out);
     const std::string text = out.str();
-    for (const char* field : {"Platform 0", "Device 0", "type ", "OpenCL", "compute units", "MiB global memory"})
+    for (const char* field :
+         {"Platform 0", "Device 0", "type ", "OpenCL", "compute units", "MiB global memory"})
         EXPECT_NE(text.find(field), std::string::npos) << field << " missing from\n" << text;
 }
 

@@ -73,11 +73,13 @@ TEST(PhotosInFlight, MemoryBoundsThemAndTheNoteSaysSo)
     EXPECT_EQ(jobs_for(3, 1000, limits, note), 3u);
     EXPECT_EQ(note, "");
     EXPECT_EQ(jobs_for(64, 1000, limits, note), 3u);
-    EXPECT_EQ(note, "--jobs 64 cut to 3, the most this machine holds: each photo in flight needs "
-                    "about 265 MiB and 1024 MiB of memory is available");
+    EXPECT_EQ(note,
+              "--jobs 64 cut to 3, the most this machine holds: each photo in flight needs "
+              "about 265 MiB and 1024 MiB of memory is available");
     EXPECT_EQ(jobs_for(0, 1000, limits, note), 3u);
-    EXPECT_EQ(note, "3 photos in flight, not 8 (the default): each photo in flight needs about "
-                    "265 MiB and 1024 MiB of memory is available");
+    EXPECT_EQ(note,
+              "3 photos in flight, not 8 (the default): each photo in flight needs about "
+              "265 MiB and 1024 MiB of memory is available");
     // With only 3 photos left, 64 asked is 3 and nothing is cut: no note.
     EXPECT_EQ(jobs_for(64, 3, limits, note), 3u);
     EXPECT_EQ(note, "");

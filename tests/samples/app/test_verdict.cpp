@@ -12,14 +12,16 @@ namespace {
 
 TEST(Verdict, NamesTheFastestWithItsTimeAndTheOthersAsRatios)
 {
-    EXPECT_EQ(verdict_line("GPU A", {{"buffer 16x4", 0.451}, {"image", 0.533}, {"local memory", 0.41}}),
-              "verdict on GPU A: local memory fastest (0.41 ms), buffer 16x4 1.1x, image 1.3x"
-              " (medians, the variants launched in turns, device clock)");
+    EXPECT_EQ(
+        verdict_line("GPU A", {{"buffer 16x4", 0.451}, {"image", 0.533}, {"local memory", 0.41}}),
+        "verdict on GPU A: local memory fastest (0.41 ms), buffer 16x4 1.1x, image 1.3x"
+        " (medians, the variants launched in turns, device clock)");
 }
 
 TEST(Verdict, OneVariantIsStillAVerdict)
 {
-    EXPECT_EQ(verdict_line("CPU", {{"image", 12.5}}), "verdict on CPU: image fastest (12.50 ms)"
+    EXPECT_EQ(verdict_line("CPU", {{"image", 12.5}}),
+              "verdict on CPU: image fastest (12.50 ms)"
               " (medians, the variants launched in turns, device clock)");
 }
 
@@ -41,7 +43,8 @@ TEST(Verdict, RefusesWhatNoTimingGives)
 {
     EXPECT_THROW(verdict_line("d", {}), std::invalid_argument);
     EXPECT_THROW(verdict_line("d", {{"image", 0.0}}), std::invalid_argument);
-    EXPECT_THROW(verdict_line("d", {{"image", -1.0}, {"local memory", 1.0}}), std::invalid_argument);
+    EXPECT_THROW(verdict_line("d", {{"image", -1.0}, {"local memory", 1.0}}),
+                 std::invalid_argument);
     EXPECT_THROW(verdict_line("d", {{"image", std::numeric_limits<double>::quiet_NaN()}}),
                  std::invalid_argument);
     EXPECT_THROW(verdict_line("d", {{"image", std::numeric_limits<double>::infinity()}}),

@@ -79,8 +79,9 @@ TEST_F(CoefficientsFile, ATextWithoutAtIsTheNumbersThemselves)
 
 TEST_F(CoefficientsFile, NumbersByCommasSpacesAndLinesWithComments)
 {
-    const std::string file = write("tent.txt", "# a 3x3 tent\n1, 2,1\n2\t4 2  # the middle row\n"
-                                               "\n1,2,-1.5\r\n");
+    const std::string file = write("tent.txt",
+                                   "# a 3x3 tent\n1, 2,1\n2\t4 2  # the middle row\n"
+                                   "\n1,2,-1.5\r\n");
     EXPECT_EQ(coefficients_text(file, 3, folder_), "1,2,1,2,4,2,1,2,-1.5");
 }
 
@@ -117,8 +118,9 @@ TEST_F(CoefficientsFile, AWrongCountNamesBoth)
     const std::string eight = write("eight.txt", "1 2 3 4 5 6 7 8\n");
     EXPECT_NE(refusal(eight, 3).find("eight.txt: 8 numbers, and --size 3 takes 9"),
               std::string::npos);
-    EXPECT_NE(refusal(write("empty.txt", "# nothing\n"), 5).find("0 numbers, and --size 5 takes 25"),
-              std::string::npos);
+    EXPECT_NE(
+        refusal(write("empty.txt", "# nothing\n"), 5).find("0 numbers, and --size 5 takes 25"),
+        std::string::npos);
 }
 
 TEST_F(CoefficientsFile, TheBundledWindowsHaveTheirCounts)

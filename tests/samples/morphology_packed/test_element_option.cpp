@@ -26,9 +26,9 @@ TEST(ElementOption, SizedShapesTakeOddSizesFrom1To63)
 
 TEST(ElementOption, EvenZeroTooLargeAndMalformedSizesAreUsageErrors)
 {
-    for (const char* size : {"4x3", "3x4", "0x3", "3x0", "65x3", "3x65", "64x64", "x3", "3x", "3",
-                             "3x3x3", " 3x3", "3x3 ", "+3x3", "-3x3", "3X3", "3*3", "abc",
-                             "1001x3", "0003x3"}) {
+    for (const char* size :
+         {"4x3",   "3x4",  "0x3",  "3x0",  "65x3", "3x65", "64x64", "x3",  "3x",     "3",
+          "3x3x3", " 3x3", "3x3 ", "+3x3", "-3x3", "3X3",  "3*3",   "abc", "1001x3", "0003x3"}) {
         try {
             element_from_options(MorphologyShape::ellipse, size);
             ADD_FAILURE() << "'" << size << "' accepted";
