@@ -273,11 +273,9 @@ CodecPlace settle(const Codec& codec, CodecSetting setting, const OpenClContext&
 }
 
 std::once_flag png_device_refused;
-std::once_flag idct_device_refused;
 
 CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, MemoryMode mode,
-                        std::ostream& log, JpegIdctUse jpeg_idct,
-                        const std::function<void()>& settle_first)
+                        std::ostream& log, const std::function<void()>& settle_first)
 {
     CodecChoice choice;
     const OpenClContext measuring = cl.unrecorded();
@@ -296,17 +294,8 @@ CodecChoice settle_both(const CodecSettings& settings, const OpenClContext& cl, 
         use_png_rows_encoder({});
     }
 
-    const bool offered = jpeg_idct == JpegIdctUse::offered;
-    if (settings.jpeg_idct == CodecSetting::device && !offered)
-        note_once(idct_device_refused,
-                  "the JPEG inverse DCT on the device: this sample makes a JPEG's luminance on "
-                  "the host");
-    // A sample that cannot use it measures nothing for it: unset's rule, the cache or the host.
-    const CodecSetting idct_setting = offered || settings.jpeg_idct == CodecSetting::host
-                                          ? settings.jpeg_idct
-                                          : CodecSetting::unset;
     choice.jpeg_idct = settle(
-        kJpegIdct, idct_setting, cl, offered,
+        kJpegIdct, settings.jpeg_idct, cl, /*device_can=*/true,
         "a " + std::to_string(kPhotoWidth) + "x" + std::to_string(kPhotoHeight) +
             " camera-like JPEG",
         [&] { return measure_jpeg_idct(measuring, mode); }, log, settle_first);
@@ -391,7 +380,7 @@ bool expect_jpeg_idct_on_device(const CodecSettings& settings, const DeviceSelec
 
 CodecChoice choose_codecs(const CodecSettings& settings, const DeviceSelection& selection,
                           const OpenClContext& cl, MemoryMode mode, std::ostream& log,
-                          JpegIdctUse jpeg_idct, const std::function<void()>& settle_first)
+                          const std::function<void()>& settle_first)
 {
     // Once per context: a batch's photos each start a run on the same one, side by side, and
     // the first settles it for the others (the batch runs it alone).
@@ -402,7 +391,7 @@ CodecChoice choose_codecs(const CodecSettings& settings, const DeviceSelection& 
     for (const auto& [context, settled_choice] : settled)
         if (context == cl.context()) choice = settled_choice;
     if (!choice) {
-        choice = settle_both(settings, cl, mode, log, jpeg_idct, settle_first);
+        choice = settle_both(settings, cl, mode, log, settle_first);
         settled.emplace_back(cl.context(), *choice);
     }
     // The record a later run's guess reads: written where it finds this device's cached choice,

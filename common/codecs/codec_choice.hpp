@@ -51,9 +51,6 @@ std::string place_name(CodecPlace place);
 // both paths give the same pixels, so a selection that now finds another device costs time.
 bool expect_jpeg_idct_on_device(const CodecSettings& settings, const DeviceSelection& selection);
 
-// Whether the sample can make a JPEG's luminance on the device (sobel_no_vectors cannot).
-enum class JpegIdctUse { offered, not_offered };
-
 // After the context is made: records which device `selection` found (where this device has an
 // IDCT choice cached, or an older record names another), settles both codecs for it, measuring what
 // `measure` asks for and finds uncached (once per context; one line on `log` each, as tuning
@@ -67,7 +64,6 @@ struct CodecChoice {
 };
 CodecChoice choose_codecs(const CodecSettings& settings, const DeviceSelection& selection,
                           const OpenClContext& cl, MemoryMode mode, std::ostream& log,
-                          JpegIdctUse jpeg_idct = JpegIdctUse::offered,
                           const std::function<void()>& settle_first = {});
 
 // The tuning cache's keys: the device a selection found, and each codec's winner on a device.

@@ -88,7 +88,6 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
       variant_(variant),
       memory_(memory == MemoryMode::automatic ? MemoryMode::copy : memory)
 {
-    const bool vectorised = variant != SobelVariant::no_vectors;
     if (variant == SobelVariant::packed_16x4 && !cl_.device.getInfo<CL_DEVICE_ENDIAN_LITTLE>())
         throw std::runtime_error(
             "the 16x4-packed kernel reads pixels as little-endian words; "
@@ -100,7 +99,7 @@ SobelFilter::SobelFilter(const OpenClContext& cl, SobelVariant variant, Border b
     program_ = build_program(cl_, traits.program_file, border_build_option(border));
     while_doing(std::string("creating kernel ") + traits.kernel_name, [&] {
         kernel_ = create_kernel(program_, traits.kernel_name);
-        if (vectorised) magnitude_kernel_ = create_kernel(program_, "sobel_magnitude");
+        magnitude_kernel_ = create_kernel(program_, "sobel_magnitude");
         if (variant == SobelVariant::image)
             image_copy_kernel_ = create_kernel(program_, "luminance_to_image");
     });
@@ -245,8 +244,6 @@ cl::Event SobelFilter::run()
 
 cl::Event SobelFilter::run_magnitude()
 {
-    if (variant_ == SobelVariant::no_vectors)
-        throw std::logic_error("the magnitude kernel is part of the vectorised sample");
     cl::Event event;
     while_doing("running kernel sobel_magnitude", [&] {
         if (!magnitude_()) {

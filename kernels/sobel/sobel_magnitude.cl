@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The gradient's magnitude, floor(sqrt(dX^2 + dY^2)), the image the sobel sample writes. Each
-// vectorised Sobel kernel's file includes this one, so that the host builds one program per
+// The gradient's magnitude, floor(sqrt(dX^2 + dY^2)), the image the Sobel samples write. Each
+// Sobel kernel's file includes this one, so that the host builds one program per
 // variant and takes sobel_magnitude from it (kernels/sobel/sobel_filter.cpp).
 #ifndef SDK_SOBEL_MAGNITUDE_CL
 #define SDK_SOBEL_MAGNITUDE_CL

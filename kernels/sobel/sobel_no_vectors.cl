@@ -40,3 +40,7 @@ __kernel void sobel_no_vectors(__global const uchar* restrict luminance, const i
     gradient_y[index] = (char)(gy >> 3);
 }
 // [Naive kernel]
+
+// The host runs sobel_magnitude (dX and dY to the output image) from the same program, so that
+// the sample's build is one program, as each vectorised variant's is.
+#include "sobel_magnitude.cl"

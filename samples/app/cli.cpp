@@ -76,8 +76,7 @@ void refuse_unwritten_format(const std::filesystem::path& output)
 const CLI::Validator a_path = a_value("an empty path names no file");
 }  // namespace
 
-void add_common_options(CLI::App& app, CommonOptions& options, BorderOption border,
-                        BandsOption bands)
+void add_common_options(CLI::App& app, CommonOptions& options, BorderOption border)
 {
     options.input = default_input_image();
     options.inputs = {options.input};
@@ -182,26 +181,22 @@ void add_common_options(CLI::App& app, CommonOptions& options, BorderOption bord
                  "after the run, measure what any program must move for this job (the input read "
                  "from the page cache, the output's bytes written, on a discrete GPU the host "
                  "link) and print it under the step table");
-    CLI::Option* band_rows =
-        app.add_option("--band-rows", options.band_rows,
-                       "run in bands of at most N output rows (default: the whole image when the "
-                       "device can allocate it, else bands as tall as fit; see docs/whole_run.md)")
-            ->type_name("N")
-            ->check(CLI::Validator(
-                [](std::string& text) {
-                    // 0 and '' meant "the whole image" silently; that is the option left out.
-                    const bool digits =
-                        !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-                    return digits && text.find_first_not_of('0') != std::string::npos
-                               ? std::string()
-                               : "'" + text +
-                                     "' is not a number of rows from 1 (leave the option "
-                                     "out for the whole image)";
-                },
-                ""));
-    // Not offered: kept out of the help, but still parsed, so that the sample can refuse it
-    // with its reason rather than CLI11's "not expected".
-    if (bands == BandsOption::not_offered) band_rows->group("");
+    app.add_option("--band-rows", options.band_rows,
+                   "run in bands of at most N output rows (default: the whole image when the "
+                   "device can allocate it, else bands as tall as fit; see docs/whole_run.md)")
+        ->type_name("N")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                // 0 and '' meant "the whole image" silently; that is the option left out.
+                const bool digits =
+                    !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+                return digits && text.find_first_not_of('0') != std::string::npos
+                           ? std::string()
+                           : "'" + text +
+                                 "' is not a number of rows from 1 (leave the option "
+                                 "out for the whole image)";
+            },
+            ""));
 }
 
 int run_sample(CLI::App& app, int argc, char** argv, CommonOptions& options,

@@ -22,13 +22,8 @@ namespace sdk {
 // Whether a sample offers --border: not where the border is fixed by the technique.
 enum class BorderOption { offered, not_offered };
 
-// Whether a sample offers --band-rows: not where it always runs the whole image (the option is
-// then left out of the help, and the sample refuses it saying why).
-enum class BandsOption { offered, not_offered };
-
 void add_common_options(CLI::App& app, CommonOptions& options,
-                        BorderOption border = BorderOption::offered,
-                        BandsOption bands = BandsOption::offered);
+                        BorderOption border = BorderOption::offered);
 
 // Only -p, -d and -t, the device's choice (part of the common options).
 void add_device_options(CLI::App& app, DeviceSelection& selection);

@@ -45,7 +45,7 @@ DeviceRun::DeviceRun(const CommonOptions& run_options, RunSetup setup)
         refuse_with_bands(plan, {option});
     // The PNG writer learns whether this device compresses; the IDCT's choice is recorded for
     // the next run that opens a JPEG (or measured, when asked and not cached).
-    choose_codecs(options.codecs, options.device, cl, memory.mode, log, JpegIdctUse::offered, [&] {
+    choose_codecs(options.codecs, options.device, cl, memory.mode, log, [&] {
         if (image.decoding) image.decoding->wait_until_finished();
     });
 }

@@ -788,7 +788,7 @@ TEST_F(Batches, OnATerminalALongBatchShowsItsProgress)
     int terminal = -1, child_side = -1;
     ASSERT_EQ(::openpty(&terminal, &child_side, nullptr, nullptr, nullptr), 0)
         << std::strerror(errno);
-    const std::string sobel = program("sobel_no_vectors").string();  // the slowest, on the host too
+    const std::string sobel = program("sobel_no_vectors").string();  // the slowest kernel
     std::vector<std::string> words{
         sobel, "-i", photos_.string(),  "-o", (root_ / "results").string(), "-q",
         "-j",  "1",  "--output-format", "png"};
