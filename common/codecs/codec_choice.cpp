@@ -117,35 +117,38 @@ void report(std::ostream& log, const Codec& codec, const std::string& image, con
 
 // ---- PNG compression ----
 
-// png_deflate.cl's program, built once per context: the measurement's encoder and the run's
-// share it, so a first run on a GPU compiles it once. Never destroyed, as the encoder below.
-cl::Program png_deflate_program(const OpenClContext& cl)
+// png_deflate.cl's program and the device's encoder, made once per context: a batch's photos
+// share the encoder, and the measurement's encoder shares the program, so a first run on a GPU
+// compiles it once. Never destroyed: releasing OpenCL objects from static destructors at exit
+// races the runtime's own teardown. An older context's stay, unused.
+struct PngDeflateOnContext {
+    cl_context context = nullptr;
+    cl::Program program;
+    PngDeflateEncoder* encoder = nullptr;  // made when a run first compresses on the device
+};
+std::mutex png_deflate_mutex;
+
+// The current context's; the caller holds png_deflate_mutex.
+PngDeflateOnContext& png_deflate_on(const OpenClContext& cl)
 {
-    static std::mutex mutex;
-    static cl_context context = nullptr;
-    static cl::Program* program = nullptr;
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!program || context != cl.context()) {
-        program = new cl::Program(build_program(cl, "png_deflate.cl", ""));
-        context = cl.context();
-    }
-    return *program;
+    static PngDeflateOnContext* current = nullptr;
+    if (!current || current->context != cl.context())
+        current = new PngDeflateOnContext{cl.context(), build_program(cl, "png_deflate.cl", "")};
+    return *current;
 }
 
-// The device's encoder, built once per context (a batch's photos share one) and never destroyed:
-// releasing OpenCL objects from static destructors at exit races the runtime's own teardown.
+cl::Program png_deflate_program(const OpenClContext& cl)
+{
+    std::lock_guard<std::mutex> lock(png_deflate_mutex);
+    return png_deflate_on(cl).program;
+}
+
 PngDeflateEncoder& encoder_for(const OpenClContext& cl)
 {
-    static std::mutex mutex;
-    static cl_context context = nullptr;
-    static PngDeflateEncoder* encoder = nullptr;
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!encoder || context != cl.context()) {
-        // An older context's encoder stays, unused.
-        encoder = new PngDeflateEncoder(cl, png_deflate_program(cl));
-        context = cl.context();
-    }
-    return *encoder;
+    std::lock_guard<std::mutex> lock(png_deflate_mutex);
+    PngDeflateOnContext& on = png_deflate_on(cl);
+    if (!on.encoder) on.encoder = new PngDeflateEncoder(cl, on.program);
+    return *on.encoder;
 }
 
 PngRowsEncoder device_encoder(PngDeflateEncoder& encoder)
