@@ -37,6 +37,9 @@ void write_file_atomically(const std::filesystem::path& path,
                            std::initializer_list<ByteRange> pieces);
 
 // "out.bmp" + "-dX" -> "out-dX.bmp": the naming of a run's secondary output files.
+// The folder `path` is in ("." for a bare name).
+std::filesystem::path folder_of(const std::filesystem::path& path);
+
 std::filesystem::path with_suffix(const std::filesystem::path& path, const std::string& suffix);
 
 // The spelling of `path` with symbolic links, "." and ".." resolved as far as the file system
@@ -94,6 +97,8 @@ private:
     std::filesystem::path path_;
     std::filesystem::path temporary_;  // empty once committed or discarded
     int fd_ = -1;
+    std::uint64_t written_ = 0;           // bytes written so far
+    std::uint64_t written_back_ = 0;      // of which the disk's writeback has been started
     ReservedOutput* reserved_ = nullptr;  // the set's entry, when part of one
 };
 

@@ -16,6 +16,10 @@ namespace sdk {
 // much. Each timed step must finish its work before it returns (wait for its events).
 class PipelineTimer {
 public:
+    // The table starts now, or at `origin` (a sample's first run: the process's start).
+    PipelineTimer() = default;
+    explicit PipelineTimer(std::chrono::steady_clock::time_point origin) : origin_(origin) {}
+
     template <typename Step>
     decltype(auto) time(const std::string& name, std::uint64_t bytes, Step&& step)
     {
@@ -35,9 +39,13 @@ public:
     void add(const std::string& name, std::uint64_t bytes,
              std::chrono::steady_clock::time_point start,
              std::chrono::steady_clock::time_point end);
-    double total_ms() const;
+    double total_ms() const;                        // the steps' times added up
     double step_ms(const std::string& name) const;  // 0 when no such step
-    // step, ms, MB/s of the bytes it moves, share of the total; then the total.
+    // From the origin to the last step's end: the steps and the host's work between them.
+    double span_ms() const;
+    // step, ms, MB/s of the bytes it moves, share of the span; "between the steps", what the
+    // span holds beside them (the reports and checks printed between steps, the host's own
+    // bookkeeping); then the span as the total.
     void print(std::ostream& out) const;
 
     // The steps as timed, for the trace (--trace): when each began and ended on steady_clock.
@@ -49,7 +57,7 @@ public:
         std::chrono::steady_clock::time_point end;
     };
     const std::vector<Step>& steps() const { return steps_; }
-    // When the timer was made: the start of the run, time 0 of the trace.
+    // The start of the table (when the timer was made, or the origin given): time 0 of the trace.
     std::chrono::steady_clock::time_point origin() const { return origin_; }
 
 private:

@@ -14,8 +14,21 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Set before main(): the fallback where the kernel's record cannot be read.
+// How long this process had been running when its statics were set up, before main(), by the
+// scheduler's count of its main thread's time on a processor and waiting for one
+// (/proc/self/schedstat: nanoseconds since the process was made). Time asleep is not in it, so it
+// is checked against the coarser record below.
+std::optional<std::chrono::nanoseconds> age_by_the_scheduler()
+{
+    std::ifstream file("/proc/self/schedstat");
+    unsigned long long running = 0, waiting = 0;
+    if (!(file >> running >> waiting)) return std::nullopt;
+    return std::chrono::nanoseconds(static_cast<long long>(running + waiting));
+}
+
+// Set before main(): the moment, and the scheduler's age of the process then.
 const Clock::time_point statics_set_up = Clock::now();
+const std::optional<std::chrono::nanoseconds> age_at_statics = age_by_the_scheduler();
 
 // How long ago the kernel says this process started: the 22nd field of /proc/self/stat,
 // starttime, in clock ticks since boot, against the boot clock now (both count time asleep).
@@ -56,7 +69,21 @@ Clock::time_point process_start()
         // The kernel's record is the earlier moment; one later than the statics (a clock that
         // does not agree) is not believed.
         if (!age || now - *age > statics_set_up) return statics_set_up;
-        return now - std::chrono::duration_cast<Clock::duration>(*age);
+        const Clock::time_point by_ticks = now - std::chrono::duration_cast<Clock::duration>(*age);
+        // The record counts whole clock ticks (10 ms), rounded down: the start lies at most one
+        // tick after it. The scheduler's count is exact where the process never slept before
+        // main(); where it lies in that tick, it is the start (a process that slept, reading
+        // its libraries from a cold disk, say, counts less, and keeps the tick).
+        if (age_at_statics) {
+            const Clock::time_point by_scheduler =
+                statics_set_up - std::chrono::duration_cast<Clock::duration>(*age_at_statics);
+            const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
+            const auto tick = std::chrono::nanoseconds(
+                1'000'000'000LL / (ticks_per_second > 0 ? ticks_per_second : 100));
+            if (by_scheduler >= by_ticks && by_scheduler <= by_ticks + tick + tick / 10)
+                return by_scheduler;
+        }
+        return by_ticks;
     }();
     return start;
 }

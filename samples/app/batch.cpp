@@ -161,13 +161,16 @@ bool starts_with(const std::string& text, const std::string& prefix)
 
 Stage stage_of(const std::string& step)
 {
-    if (step == "start the OpenCL driver" || step == "find the device" ||
-        step == "create context" || step == "build kernels" || starts_with(step, "build kernel "))
+    if (step == "start the program" || step == "start the OpenCL driver" ||
+        step == "find the device" || step == "create context" || step == "build kernels" ||
+        starts_with(step, "build kernel "))
         return Stage::start;
     if (starts_with(step, "open ") || starts_with(step, "read ") || starts_with(step, "RGB to") ||
         starts_with(step, "wait for "))
         return Stage::decode;
-    if (starts_with(step, "write ") || starts_with(step, "compress")) return Stage::encode;
+    if (starts_with(step, "write ") || starts_with(step, "compress") ||
+        step == "put the outputs in place")
+        return Stage::encode;
     return Stage::device;  // uploads, kernels, downloads, and the host's share of the filter
 }
 

@@ -253,6 +253,7 @@ int run_sample_as_asked(CLI::App& app, int argc, char** argv, CommonOptions& opt
         refuse_unwritten_format(options.output);
         // Contexts log their commands only when a trace will show them.
         log_commands_of_new_contexts(options.trace.has_value());
+        options.ends_the_process = true;
         body(options);
     });
 }

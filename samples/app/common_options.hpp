@@ -38,6 +38,9 @@ struct CommonOptions {
     std::size_t band_rows = 0;                   // at most this many output rows a band; 0: whole
     bool floor = false;                          // --floor: measure and print the run's floor
     CodecSettings codecs;                        // --png-deflate, --jpeg-idct (codec_choice.hpp)
+    // Not an option: set by run_sample for a single run (not a batch's photo), whose process
+    // ends once its outputs are in place (DeviceRun::finish).
+    bool ends_the_process = false;
 };
 
 // The bundled photograph, found next to the executable.

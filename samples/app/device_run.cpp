@@ -7,12 +7,25 @@
 #include "samples/app/run_floor.hpp"
 #include "samples/app/sample_io.hpp"
 #include "common/runtime/errors.hpp"
+#include "common/runtime/process_start.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <iostream>
 #include <utility>
 
 namespace sdk {
 namespace {
+
+// The run's table (DeviceRun::pipeline): the process's first run starts it at the process's start.
+PipelineTimer run_pipeline()
+{
+    static std::atomic<bool> started{false};
+    if (started.exchange(true)) return PipelineTimer();
+    PipelineTimer pipeline(process_start());
+    pipeline.add("start the program", 0, process_start(), std::chrono::steady_clock::now());
+    return pipeline;
+}
 
 // Finding the device and creating its context are two steps of the run's table.
 OpenClContext start_device(const CommonOptions& options, PipelineTimer& pipeline)
@@ -27,6 +40,7 @@ OpenClContext start_device(const CommonOptions& options, PipelineTimer& pipeline
 DeviceRun::DeviceRun(const CommonOptions& run_options, RunSetup setup)
     : options(run_options),
       log(run_options.quiet ? null_stream() : std::cout),
+      pipeline(run_pipeline()),
       image(pipeline.time("open " + run_options.input.filename().string(), 0,
                           [&] {
                               // The device is not known yet: the one this selection found
@@ -79,13 +93,22 @@ void DeviceRun::run_bands(
 void DeviceRun::finish(const std::string& also_wrote)
 {
     finish_run(options, log, pipeline, cl, outputs, also_wrote);
+    // A single run's process ends here, its outputs in place and reported. What is left, the
+    // run's objects released one by one (host images, the device's buffers and context: 100 ms
+    // and more on a GPU, docs/whole_run.md), is teardown that a user would wait for and needs
+    // nothing from (end_process, messages.hpp). A batch's photo returns to the batch.
+    if (options.ends_the_process) end_process(0);
 }
 
-void finish_run(const CommonOptions& options, std::ostream& log, const PipelineTimer& pipeline,
+void finish_run(const CommonOptions& options, std::ostream& log, PipelineTimer& pipeline,
                 const OpenClContext& cl, OutputSet& outputs, const std::string& also_wrote)
 {
-    write_trace(options, pipeline, cl);  // --trace: the timeline of this run
-    outputs.commit();
+    write_trace(options, pipeline, cl);  // --trace: the timeline of this run, up to here
+    // The renames (output_set.hpp): each output complete and in place, or none.
+    pipeline.time("put the outputs in place", 0, [&] { outputs.commit(); });
+    // From the program's start to the outputs in place: all but the process's exit, which
+    // follows at once (end_process, messages.hpp).
+    pipeline.print(log);
     log << "Wrote " << printable(options.output.string()) << also_wrote << "\n";
     // --floor: what any program must move for this job, measured now on this machine, against
     // which the steps above are read (run_floor.hpp).

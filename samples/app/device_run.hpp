@@ -72,12 +72,17 @@ public:
         RowConversions& conversions,
         const std::function<BandResult(const Band& band, const LoadLuminance& load)>& process);
 
-    // The epilogue: --trace's timeline, every file put in place together, "Wrote OUTPUT" with
-    // `also_wrote` after it, then --floor's report.
+    // The epilogue: --trace's timeline, every file put in place together, the table of the
+    // steps from the program's start to here, "Wrote OUTPUT" with `also_wrote` after it, then
+    // --floor's report. A single run's process then ends (end_process, messages.hpp): a batch's
+    // photo returns.
     void finish(const std::string& also_wrote = "");
 
     const CommonOptions& options;
     std::ostream& log;  // the standard output, or nothing with --quiet
+    // The steps, timed. The process's first run (a single run, or a batch's first photo) starts
+    // its table at the process's start, with a step for the program's own start (loading it and
+    // its libraries, their set-up, the command line); a batch's later photos at their own start.
     PipelineTimer pipeline;
     // In this order: the image is opened (a PNG or JPEG starts decoding, while the OpenCL driver
     // and the device start), then every output is reserved, before the device's work.
@@ -89,8 +94,9 @@ public:
 };
 
 // The epilogue of any sample (DeviceRun::finish's): --trace's timeline, every file put in place
-// together, "Wrote OUTPUT" with `also_wrote` after it, then --floor's report.
-void finish_run(const CommonOptions& options, std::ostream& log, const PipelineTimer& pipeline,
+// together (a step of `pipeline`), the table of the steps, "Wrote OUTPUT" with `also_wrote` after
+// it, then --floor's report.
+void finish_run(const CommonOptions& options, std::ostream& log, PipelineTimer& pipeline,
                 const OpenClContext& cl, OutputSet& outputs, const std::string& also_wrote = "");
 
 }  // namespace sdk

@@ -5,6 +5,8 @@
 #include "common/runtime/program.hpp"
 #include "common/runtime/resource_limits.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <new>
 
@@ -43,6 +45,22 @@ std::ostream& null_stream()
     // One per thread: a batch's photos run quiet side by side, and a write sets the stream's state.
     thread_local std::ostream discard(nullptr);
     return discard;
+}
+
+void end_process(int status)
+{
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    std::exit(status);
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+    std::exit(status);
+#endif
+#endif
+    // at_quick_exit's handlers still run: temporary_files.cpp removes what a failed run left.
+    std::quick_exit(status);
 }
 
 }  // namespace sdk

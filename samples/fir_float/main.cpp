@@ -24,7 +24,8 @@ int main(int argc, char** argv)
     sdk::FirOptions fir_options;  // the technique's own options
     sdk::add_fir_options(app, fir_options);
 
-    return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
+    // The technique, run once for the image, or once per photo of a batch.
+    const auto technique = [&](const sdk::CommonOptions& options) {
         // 1. Check the weights first: a typo should cost nothing.
         const sdk::FirCoefficients coefficients =
             sdk::checked_coefficients(fir_options, options.output);
@@ -85,7 +86,6 @@ int main(int argc, char** argv)
                       });
         const sdk::EventTimes kernel_times = sdk::event_times(kernel);
         sdk::print_event_times(run.log, kernel_times, run.pipeline.step_ms("kernel fir_float"));
-        run.pipeline.print(run.log);
 
         // 5. With -n, repeated runs and the verdict (buffer, local memory or image?); with
         //    --compare, every variant against the device copying as many bytes.
@@ -101,6 +101,14 @@ int main(int argc, char** argv)
             sdk::print_cpu_comparison(run.log, kernel_times.run_ms, run.pipeline.total_ms(),
                                       reference_ms);
         }
+
+        // 7. Put every file in place together, then the table of the steps from the program's
+        //    start (with --floor, what any program must move).
         run.finish();
-    });
+    };
+
+    // Parse the command line and run the technique. A single run's process ends in run.finish(),
+    // its outputs in place; a batch's, or a failed run's, here: at once, the operating system
+    // freeing what is left (end_process, samples/app/messages.hpp).
+    sdk::end_process(sdk::run_sample(app, argc, argv, common, technique));
 }

@@ -32,7 +32,8 @@ int main(int argc, char** argv)
     sdk::MorphologyOptions asked;  // the technique's own options
     sdk::add_morphology_options(app, asked);
 
-    return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
+    // The technique, run once for the image, or once per photo of a batch.
+    const auto technique = [&](const sdk::CommonOptions& options) {
         const sdk::StructuringElement element = sdk::element_from_options(asked.shape, asked.size);
         const sdk::MorphologyOperation operation = asked.operation;
         const sdk::Binarisation binarisation = asked.binarisation();
@@ -92,7 +93,6 @@ int main(int argc, char** argv)
                 return sdk::BandResult{morphology->output_buffer(), run.width()};
             });
         sdk::print_first_run(run.log, *morphology, first_run, run.plan.banded());
-        run.pipeline.print(run.log);
 
         // 4. With -n, the median of each step over N more runs (the first was the warm-up).
         sdk::report_median_steps(run.log, *morphology, binarisation, operation, roi,
@@ -106,6 +106,14 @@ int main(int argc, char** argv)
         if (options.verify)
             sdk::verify_morphology(run.log, copies.luminance, binarisation, operation, element, roi,
                                    copies.result.output);
+
+        // 6. Put every file in place together, then the table of the steps from the program's
+        //    start (with --floor, what any program must move).
         run.finish(options.save_raw ? " and input.pbm, output.pbm, luminance.npy" : "");
-    });
+    };
+
+    // Parse the command line and run the technique. A single run's process ends in run.finish(),
+    // its outputs in place; a batch's, or a failed run's, here: at once, the operating system
+    // freeing what is left (end_process, samples/app/messages.hpp).
+    sdk::end_process(sdk::run_sample(app, argc, argv, common, technique));
 }

@@ -23,7 +23,8 @@ int main(int argc, char** argv)
         "--save-gradients", save_gradients,
         "also write |dX| and |dY| as OUTPUT-dX.bmp and OUTPUT-dY.bmp (.png for a PNG OUTPUT)");
 
-    return sdk::run_sample(app, argc, argv, common, [&](const sdk::CommonOptions& options) {
+    // The technique, run once for the image, or once per photo of a batch.
+    const auto technique = [&](const sdk::CommonOptions& options) {
         // 1. Reserve every file the run writes, open the image, pick the device, and plan how
         //    the image is cut: whole, or bands with a 1-row halo either side (Sobel's radius).
         sdk::DeviceRun run(
@@ -73,7 +74,6 @@ int main(int argc, char** argv)
                       });
         sdk::print_event_times(run.log, sdk::event_times(kernel),
                                run.pipeline.step_ms("kernel sobel"));
-        run.pipeline.print(run.log);
 
         // 5. With -n, repeated runs of the kernel.
         sdk::report_repeated_runs(
@@ -93,7 +93,13 @@ int main(int argc, char** argv)
                                       run.pipeline.total_ms(), reference_ms);
         }
 
-        // 7. Put every file in place together (with --floor, what any program must move).
+        // 7. Put every file in place together, then the table of the steps from the program's
+        //    start (with --floor, what any program must move).
         run.finish(save_gradients ? " and its -dX, -dY images" : "");
-    });
+    };
+
+    // Parse the command line and run the technique. A single run's process ends in run.finish(),
+    // its outputs in place; a batch's, or a failed run's, here: at once, the operating system
+    // freeing what is left (end_process, samples/app/messages.hpp).
+    sdk::end_process(sdk::run_sample(app, argc, argv, common, technique));
 }

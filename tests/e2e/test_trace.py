@@ -26,7 +26,9 @@ def run(sample, *args):
 
 
 def step_table_names(stdout):
-    """The step names of the "End to end" table, as printed."""
+    """The step names of the "End to end" table, as printed, but its last two: "put the outputs
+    in place" (the trace is one of those outputs, written before they are renamed) and "between
+    the steps" (in a timeline, the gaps between its bars)."""
     lines = stdout.decode("utf-8", errors="replace").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("End to end")) + 2
     names = []
@@ -34,7 +36,8 @@ def step_table_names(stdout):
         if line.strip().startswith("total"):
             break
         names.append(line.rsplit(None, 3)[0].strip())  # drop ms, MB/s and share
-    return names
+    assert names[-2:] == ["put the outputs in place", "between the steps"], names
+    return names[:-2]
 
 
 def printable(name):

@@ -2,6 +2,7 @@
 // The small pieces of common/runtime: work sizes, statistics, the step table, the process's start.
 // (The border modes and names, of kernels/, are tested in tests/kernels/test_border_reference.cpp.)
 #include "common/runtime/errors.hpp"
+#include "common/runtime/pipeline_timer.hpp"
 #include "common/runtime/process_start.hpp"
 #include "common/runtime/profiling.hpp"
 #include "common/runtime/program.hpp"
@@ -29,6 +30,33 @@ TEST(ProcessStart, IsBeforeAnythingInTheProcessRan)
     EXPECT_LE(process_start(), kStaticsSetUp);
     EXPECT_GT(process_start(), kStaticsSetUp - std::chrono::seconds(10));
     EXPECT_EQ(process_start(), process_start());  // asked once
+}
+
+// The table's total is its span, from the origin to the last step's end: the steps, and on a line
+// of its own what lies between them.
+TEST(PipelineTimer, TheTotalIsTheSpanAndTheGapsAreALine)
+{
+    using std::chrono::milliseconds;
+    const auto origin = std::chrono::steady_clock::now() - milliseconds(100);
+    PipelineTimer pipeline(origin);
+    pipeline.add("start the program", 0, origin, origin + milliseconds(10));
+    pipeline.add("kernel", 3000000, origin + milliseconds(30), origin + milliseconds(50));
+    pipeline.add("kernel", 3000000, origin + milliseconds(60), origin + milliseconds(70));
+    EXPECT_DOUBLE_EQ(pipeline.total_ms(), 40);
+    EXPECT_DOUBLE_EQ(pipeline.span_ms(), 70);
+    EXPECT_DOUBLE_EQ(pipeline.step_ms("kernel"), 30);
+    std::ostringstream table;
+    pipeline.print(table);
+    const std::string text = table.str();
+    // A repeated step is one line; the 30 ms between the steps (20 + 10) have theirs; 70 in all.
+    EXPECT_NE(text.find("  kernel                             30.000       200.0     43%"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  between the steps                  30.000           -     43%"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  total                              70.000"), std::string::npos) << text;
+    EXPECT_EQ(PipelineTimer().span_ms(), 0);  // nothing timed yet
 }
 
 TEST(IncludeOption, QuotesOnlyAFolderWithSpaces)
