@@ -86,16 +86,7 @@ intel_ocl_environment() {
   echo "LD_LIBRARY_PATH=$1/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 }
 
+# Run or sourced: scripts/opencl-runtime.sh's opencl_runtime_script tells which.
 source "$(dirname "${BASH_SOURCE[0]}")/opencl-runtime.sh"
-intel_ocl_main() {
-  opencl_runtime intel-opencl-cpu "${SDK_INTEL_OPENCL_DIR:-${HOME:-/tmp}/.cache/intel-opencl-cpu}" intel_ocl_setup \
-    intel_ocl_environment "$@"
-}
-
-if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
-  # Sourced: export into the caller's shell, and leave its options (set -e ...) as they were.
-  intel_ocl_main "$@" --export
-else
-  set -euo pipefail
-  intel_ocl_main "$@"
-fi
+opencl_runtime_script intel-opencl-cpu "${SDK_INTEL_OPENCL_DIR:-${HOME:-/tmp}/.cache/intel-opencl-cpu}" \
+  intel_ocl_setup intel_ocl_environment "$@"

@@ -66,16 +66,7 @@ rusticl_environment() {
   echo "RUSTICL_ENABLE=llvmpipe"
 }
 
+# Run or sourced: scripts/opencl-runtime.sh's opencl_runtime_script tells which.
 source "$(dirname "${BASH_SOURCE[0]}")/opencl-runtime.sh"
-rusticl_main() {
-  opencl_runtime mesa-rusticl "${SDK_RUSTICL_DIR:-${HOME:-/tmp}/.cache/mesa-rusticl}" rusticl_setup \
-    rusticl_environment "$@"
-}
-
-if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
-  # Sourced: export into the caller's shell, and leave its options (set -e ...) as they were.
-  rusticl_main "$@" --export
-else
-  set -euo pipefail
-  rusticl_main "$@"
-fi
+opencl_runtime_script mesa-rusticl "${SDK_RUSTICL_DIR:-${HOME:-/tmp}/.cache/mesa-rusticl}" \
+  rusticl_setup rusticl_environment "$@"

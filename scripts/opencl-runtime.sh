@@ -9,6 +9,12 @@
 # settings that make the system's ICD loader see that runtime alone, one NAME=VALUE a line.
 # Without --run or --test the settings are printed as export lines; with --export (what a
 # `source` of the script passes) they are exported into the calling shell.
+#
+#   opencl_runtime_script NAME DIR SETUP ENVIRONMENT "$@"
+#
+# The same, as the last line of such a script, which both runs and is sourced: run, it sets
+# `set -euo pipefail` and passes its arguments on; sourced, it adds --export and leaves the
+# caller's shell options (set -e ...) as they were.
 opencl_runtime() {
   local name=$1 dir=$2 setup=$3 environment=$4
   shift 4
@@ -51,4 +57,14 @@ opencl_runtime() {
       return 2
       ;;
   esac
+}
+
+opencl_runtime_script() {
+  # BASH_SOURCE[1] is the script whose last line called this; $0 names it only when it was run.
+  if [[ "${BASH_SOURCE[1]}" != "$0" ]]; then
+    opencl_runtime "$@" --export
+  else
+    set -euo pipefail
+    opencl_runtime "$@"
+  fi
 }

@@ -315,14 +315,13 @@ inline void dilate_interior_column(__global const uint* restrict source,
     }
 }
 
+// The column of word `word` in rows y0 .. y0 + ROWS_PER_ITEM - 1 (those below the image's height
+// left out), through morphology_item below: `complement` 0 dilates, all ones erodes, and words
+// outside `region` (pixels) are copied.
 inline void morphology_column(__global const uint* restrict source,
                               __global uint* restrict destination, int words_per_row, int height,
-                              Region region, uint complement)
+                              int word, int y0, Region region, uint complement)
 {
-    const int word = get_global_id(0);
-    const int y0 = get_global_id(1) * ROWS_PER_ITEM;
-    if (word >= words_per_row || y0 >= height) return;
-
     if (neighbourhood_in_region(word, y0, y0 + ROWS_PER_ITEM - 1, region)) {
         dilate_interior_column(source, destination, words_per_row, word, y0, complement);
         return;
@@ -337,6 +336,22 @@ inline void morphology_column(__global const uint* restrict source,
 
 // The entry points, one copy for every element: morphology_column is the square's and the
 // diamond's above, or the runs' of any rectangle, cross or ellipse (morphology_runs.cl).
+//
+// The work-item's column, the same for every element: word get_global_id(0) in rows
+// ROWS_PER_ITEM * get_global_id(1) onwards. The launch is rounded up to whole work-groups, so
+// work-items past the row's last word or the image's last row do nothing. `source`,
+// `destination`, `words_per_row` and `height` are the kernels' own (see dilate); `region` the
+// region of interest in pixels; `complement` 0 to dilate, all ones to erode.
+inline void morphology_item(__global const uint* restrict source,
+                            __global uint* restrict destination, int words_per_row, int height,
+                            Region region, uint complement)
+{
+    const int word = get_global_id(0);
+    const int y0 = get_global_id(1) * ROWS_PER_ITEM;
+    if (word >= words_per_row || y0 >= height) return;
+    morphology_column(source, destination, words_per_row, height, word, y0, region, complement);
+}
+
 /**
  * Dilation of the words get_global_id(0) in rows ROWS_PER_ITEM * get_global_id(1) onwards.
  * @param source the binary image, one bit a pixel (the packed layout above)
@@ -354,7 +369,7 @@ __kernel void dilate(__global const uint* restrict source, __global uint* restri
                      const int right, const int bottom)
 {
     const Region region = {left, top, right, bottom};
-    morphology_column(source, destination, words_per_row, height, region, 0u);
+    morphology_item(source, destination, words_per_row, height, region, 0u);
 }
 
 /**
@@ -374,7 +389,7 @@ __kernel void erode(__global const uint* restrict source, __global uint* restric
                     const int right, const int bottom)
 {
     const Region region = {left, top, right, bottom};
-    morphology_column(source, destination, words_per_row, height, region, 0xFFFFFFFFu);
+    morphology_item(source, destination, words_per_row, height, region, 0xFFFFFFFFu);
 }
 
 // [Unpack]

@@ -203,14 +203,13 @@ inline bool column_in_region(int word, int y0, Region region)
            (word - 1) * 32 >= region.left && (word + 2) * 32 <= region.right;
 }
 
+// The column of word `word` in rows y0 .. y0 + ROWS_PER_ITEM - 1 (those below the image's height
+// left out), through morphology_item in morphology_packed.cl: `complement` 0 dilates, all ones
+// erodes, and words outside `region` (pixels) are copied.
 inline void morphology_column(__global const uint* restrict source,
                               __global uint* restrict destination, int words_per_row, int height,
-                              Region region, uint complement)
+                              int word, int y0, Region region, uint complement)
 {
-    const int word = get_global_id(0);
-    const int y0 = get_global_id(1) * ROWS_PER_ITEM;
-    if (word >= words_per_row || y0 >= height) return;
-
     uint dilated[ROWS_PER_ITEM];
     if (column_in_region(word, y0, region)) {
         dilate_element_column(source, words_per_row, word, y0, region, complement, true, dilated);

@@ -37,14 +37,10 @@ void require_bundled_image(const std::filesystem::path& input)
 
 void add_device_options(CLI::App& app, DeviceSelection& selection)
 {
-    app.add_option("-p,--platform", selection.platform,
-                   "OpenCL platform number, from 0 (see --list-devices)")
-        ->type_name("N")
-        ->check(a_value());
-    app.add_option("-d,--device", selection.device,
-                   "OpenCL device number within the platform, from 0 (see --list-devices)")
-        ->type_name("N")
-        ->check(a_value());
+    add_value_option(app, "-p,--platform", selection.platform,
+                     "OpenCL platform number, from 0 (see --list-devices)", "N");
+    add_value_option(app, "-d,--device", selection.device,
+                     "OpenCL device number within the platform, from 0 (see --list-devices)", "N");
     accept_names(app.add_option("-t,--type", selection.type,
                                 "device type (default: the first GPU, else the first device)"),
                  std::map<std::string, DeviceType>{{"cpu", DeviceType::cpu},

@@ -18,6 +18,16 @@ namespace sdk {
 // so `--device ''` or `--roi ''` ran as if the option were left out. `when_empty` is the refusal.
 CLI::Validator a_value(const std::string& when_empty = "an empty value");
 
+// Adds the option `names` (such as "-d,--device") that parses into `value` and takes a value that
+// may not be empty (a_value); its help shows `description`, and `type_name` (such as "N" or
+// "WxH") as what it takes.
+template <typename T>
+CLI::Option* add_value_option(CLI::App& app, const std::string& names, T& value,
+                              const std::string& description, const std::string& type_name)
+{
+    return app.add_option(names, value, description)->type_name(type_name)->check(a_value());
+}
+
 // Makes `option` take one of `names` (case ignored): its help shows "a|b|c" and a wrong value is
 // refused naming them, where CLI11's own checks print their maps ("{cpu->1,...} OR {1,...}", and
 // took the numbers too). `value_of`, when given, turns a name into what the option parses.

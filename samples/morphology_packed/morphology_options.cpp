@@ -24,19 +24,17 @@ void add_morphology_options(CLI::App& app, MorphologyOptions& options)
                                 "--size"),
                  morphology_shape_names())
         ->default_str("diamond");
-    app.add_option("--size", options.size,
-                   "the rectangle's, cross's or ellipse's WxH, odd, 1 to 63 (default 3x3)")
-        ->type_name("WxH")
-        ->check(a_value());
+    add_value_option(app, "--size", options.size,
+                     "the rectangle's, cross's or ellipse's WxH, odd, 1 to 63 (default 3x3)",
+                     "WxH");
     accept_names(app.add_option("--op", options.operation,
                                 "dilate, erode, close = erode(dilate), open = dilate(erode)"),
                  morphology_operation_names())
         ->default_str("close");
-    app.add_option("--roi", options.region,
-                   "process only the region X,Y,W,H in pixels (left, top, width, height); the "
-                   "rest is copied")
-        ->type_name("X,Y,W,H")
-        ->check(a_value());
+    add_value_option(app, "--roi", options.region,
+                     "process only the region X,Y,W,H in pixels (left, top, width, height); the "
+                     "rest is copied",
+                     "X,Y,W,H");
     add_tuning_options(app, options.tuning,
                        "the dilate and erode passes' work-group shape WxH, e.g. 16x8 "
                        "(default: the fastest on this device for this image's size class, "
