@@ -111,10 +111,12 @@ TEST_F(LuminanceRows, JpegFilesAsReadLuminanceAFewRowsAtATime)
     colour.progressive = true, colour.width = 64, colour.height = 129;
     expect_as_read_luminance(write("progressive.jpg", jpeg(colour)));
     // Restart markers on every MCU row and over a megapixel: decoded on every core, its bands
-    // completing in any order and handed on as they join up from the top.
+    // completing in any order and handed on as they join up from the top, rows in order. How
+    // many hand-ons that takes is the cores' race (every band may be done before the first is
+    // handed on), so only their order and the rows are checked.
     codectest::JpegSpec restarts;
     restarts.width = 1100, restarts.height = 1000, restarts.restart_rows = 1;
-    EXPECT_GT(expect_as_read_luminance(write("restarts.jpg", jpeg(restarts))), 1u);
+    EXPECT_GE(expect_as_read_luminance(write("restarts.jpg", jpeg(restarts))), 1u);
 }
 
 TEST_F(LuminanceRows, PngFilesAsReadLuminanceRunByRunUnlessInterlaced)
