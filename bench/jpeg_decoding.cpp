@@ -80,7 +80,7 @@ void time_jpeg_decoding(benchmark::State& state, Size size, Restarts restarts, u
         set_counters(state, samples, size.pixels(), size.pixels() * 3);
         state.counters["cpu_ms"] = cpu.median() * 1e3;
         state.counters["file_MB"] = static_cast<double>(file.size()) / 1e6;
-        state.counters["parallel"] = path == JpegPath::restart_intervals ? 1 : 0;
+        state.counters["parallel"] = path == JpegPath::sequential ? 0 : 1;
     });
 }
 

@@ -37,14 +37,21 @@ ImageHeader read_jpeg_header(const InputFile& file);
 
 // A baseline file with restart markers every few MCU rows (`jpegtran -restart 1` adds them) is
 // decoded on all cores, its restart intervals apart (jpeg_restarts.hpp, jpeg_parallel.hpp), into
-// exactly the pixels the sequential decoder gives; every other file, and one whose pieces fail,
-// is decoded sequentially. How to choose, for tests and benchmarks:
-enum class JpegPath { sequential, restart_intervals };
+// exactly the pixels the sequential decoder gives. A baseline file without restart markers (what
+// cameras and most encoders write) is given them first, its Huffman codes decoded on all cores
+// from guessed starting points (jpeg_resync.hpp), then decoded the same way. Every other file
+// (progressive ones), and one where either step gives up, is decoded sequentially. How to choose,
+// for tests and benchmarks:
+enum class JpegPath { sequential, restart_intervals, restarts_added };
 struct JpegDecoding {
     unsigned threads = 0;  // 0: one per core; 1: always sequentially
     // Smaller images are decoded on one thread: each piece reads the headers and builds the
     // tables again, and threads must start, which a small image does not repay.
     std::size_t parallel_from_pixels = std::size_t{1} << 20;
+    // A scan without restart markers is cut into chunks of at least this many bytes, one a
+    // thread: a decoder needs a few MCUs to fall into step, which a chunk should far outweigh.
+    // Tests make it small, to cut small files in many places.
+    std::size_t least_chunk_bytes = std::size_t{64} << 10;
     JpegPath* path_taken = nullptr;  // when set, told which decoder made the image
     // For a caller that wants grey: a YCbCr file (every camera's) gives its luminance channel Y
     // as stored, 1 channel, and libjpeg skips the chroma's inverse DCT, upsampling and colour

@@ -59,20 +59,18 @@ private:
     std::uint64_t start_ = 0;
 };
 
-// What the headers before the scan say, as far as cutting the scan needs.
-struct Frame {
-    int width = 0;
-    int height = 0;
-    int components = 0;
-    int most_h = 1, most_v = 1;  // the largest sampling factors
-    bool vertically_subsampled = false;
-    int restart_interval = 0;  // in MCUs; 0 when the file has no DRI
-    std::uint64_t height_offset = 0;
-    std::uint64_t entropy_begin = 0;
+using Frame = JpegScanHeader;
+
+// A component as the frame header declares it, for the scan header to refer to by its id.
+struct FrameComponent {
+    int id = -1;
+    int h = 1, v = 1;
+    bool used = false;  // named by the scan
 };
 
 // SOF0/SOF1's body at `body`: precision, height, width, components with their sampling factors.
-bool read_frame_header(ByteWindow& in, std::uint64_t body, int length, Frame& frame)
+bool read_frame_header(ByteWindow& in, std::uint64_t body, int length, Frame& frame,
+                       std::vector<FrameComponent>& components)
 {
     frame.components = in.byte(body + 5);
     if (in.byte(body) != 8 || (frame.components != 1 && frame.components != 3) ||
@@ -82,17 +80,67 @@ bool read_frame_header(ByteWindow& in, std::uint64_t body, int length, Frame& fr
     frame.height = in.pair(body + 1);
     frame.width = in.pair(body + 3);
     if (frame.height <= 0 || frame.width <= 0) return false;  // 0: height set by a DNL marker
-    int least_v = 4;
+    int least_v = 4, blocks = 0;
     for (int i = 0; i < frame.components; ++i) {
-        const int factors = in.byte(body + 7 + 3 * static_cast<std::uint64_t>(i));
+        const std::uint64_t at = body + 6 + 3 * static_cast<std::uint64_t>(i);
+        const int factors = in.byte(at + 1);
         const int h = factors >> 4, v = factors & 15;
         if (h < 1 || h > 4 || v < 1 || v > 4) return false;
+        components.push_back({in.byte(at), h, v});
         frame.most_h = std::max(frame.most_h, h);
         frame.most_v = std::max(frame.most_v, v);
         least_v = std::min(least_v, v);
+        blocks += h * v;
     }
+    // An MCU holds at most 10 blocks (ITU T.81, B.2.3).
+    if (frame.components > 1 && blocks > 10) return false;
     frame.vertically_subsampled = least_v < frame.most_v;
     return true;
+}
+
+// DHT's body: one or more tables, each its class and number, 16 counts and the symbols.
+bool read_huffman_tables(ByteWindow& in, std::uint64_t body, int length, Frame& frame)
+{
+    const std::uint64_t end = body + static_cast<std::uint64_t>(length) - 2;
+    while (body < end) {
+        const int kind = in.byte(body);
+        if (kind < 0 || (kind >> 4) > 1 || (kind & 15) > 3 || body + 17 > end) return false;
+        JpegScanHeader::HuffmanTable& table =
+            (kind >> 4) == 0 ? frame.dc[kind & 15] : frame.ac[kind & 15];
+        int symbols = 0;
+        for (int l = 0; l < 16; ++l) {
+            table.counts[l] = static_cast<std::uint8_t>(in.byte(body + 1 + l));
+            symbols += table.counts[l];
+        }
+        body += 17;
+        if (symbols > 256 || body + static_cast<std::uint64_t>(symbols) > end) return false;
+        table.values.resize(static_cast<std::size_t>(symbols));
+        for (int k = 0; k < symbols; ++k)
+            table.values[static_cast<std::size_t>(k)] =
+                static_cast<std::uint8_t>(in.byte(body + k));
+        body += static_cast<std::uint64_t>(symbols);
+        table.defined = true;
+    }
+    return body == end;
+}
+
+// SOS's body: the scan's components (each with its tables), then a baseline scan's spectral
+// selection 0-63 and no successive approximation.
+bool read_scan_components(ByteWindow& in, std::uint64_t body,
+                          std::vector<FrameComponent>& components, Frame& frame)
+{
+    for (int i = 0; i < frame.components; ++i) {
+        const std::uint64_t at = body + 1 + 2 * static_cast<std::uint64_t>(i);
+        const int id = in.byte(at), tables = in.byte(at + 1);
+        const auto found = std::find_if(components.begin(), components.end(),
+                                        [&](const FrameComponent& c) { return c.id == id; });
+        if (found == components.end() || (tables >> 4) > 3 || (tables & 15) > 3) return false;
+        if (found->used) return false;  // a component twice in the scan
+        found->used = true;
+        frame.scan.push_back({found->h, found->v, tables >> 4, tables & 15});
+    }
+    const std::uint64_t after = body + 1 + 2 * static_cast<std::uint64_t>(frame.components);
+    return in.byte(after) == 0 && in.byte(after + 1) == 63 && in.byte(after + 2) == 0;
 }
 
 // Walks the markers from SOI to the first SOS. Only the markers a baseline file of one scan
@@ -102,6 +150,7 @@ std::optional<Frame> read_headers(ByteWindow& in)
 {
     if (in.byte(0) != 0xFF || in.byte(1) != kMarkerSOI) return std::nullopt;
     Frame frame;
+    std::vector<FrameComponent> components;
     bool seen_frame = false;
     std::uint64_t at = 2;
     for (;;) {
@@ -112,18 +161,23 @@ std::optional<Frame> read_headers(ByteWindow& in)
         if (marker < 0 || length < 2) return std::nullopt;
         const std::uint64_t body = at + 4;
         if (marker == kMarkerSOF0 || marker == kMarkerSOF1) {
-            if (seen_frame || !read_frame_header(in, body, length, frame)) return std::nullopt;
+            if (seen_frame || !read_frame_header(in, body, length, frame, components))
+                return std::nullopt;
             seen_frame = true;
         } else if (marker == kMarkerDRI) {
             if (length != 4) return std::nullopt;
             frame.restart_interval = in.pair(body);
+        } else if (marker == kMarkerDHT) {
+            if (!read_huffman_tables(in, body, length, frame)) return std::nullopt;
         } else if (marker == kMarkerSOS) {
             if (!seen_frame || in.byte(body) != frame.components ||
-                length != 6 + 2 * frame.components)
+                length != 6 + 2 * frame.components ||
+                !read_scan_components(in, body, components, frame))
                 return std::nullopt;
+            frame.scan_offset = at;
             frame.entropy_begin = at + 2 + static_cast<std::uint64_t>(length);
             return frame;
-        } else if (marker != kMarkerDQT && marker != kMarkerDHT && marker != kMarkerCOM &&
+        } else if (marker != kMarkerDQT && marker != kMarkerCOM &&
                    (marker < kMarkerAPP0 || marker > kMarkerAPP15)) {
             return std::nullopt;
         }
@@ -224,6 +278,12 @@ bool find_scan_markers(const JpegBytes& bytes, std::uint64_t begin, std::size_t 
 }
 
 }  // namespace
+
+std::optional<JpegScanHeader> read_scan_header(const JpegBytes& bytes)
+{
+    ByteWindow window(bytes);
+    return read_headers(window);
+}
 
 std::optional<RestartLayout> find_restart_intervals(const JpegBytes& bytes, unsigned threads)
 {

@@ -72,6 +72,40 @@ struct RestartLayout {
     }
 };
 
+// What the headers before the scan say, for a file of the simple case above (its restart
+// interval may be 0: none), as far as cutting the scan or decoding its Huffman codes needs.
+struct JpegScanHeader {
+    int width = 0;
+    int height = 0;
+    int components = 0;          // 1 or 3
+    int most_h = 1, most_v = 1;  // the largest sampling factors
+    bool vertically_subsampled = false;
+    int restart_interval = 0;  // in MCUs; 0 when the file has no DRI (or a DRI of 0)
+    // Byte offsets: the two bytes of the frame header's height; the FF of the SOS marker; the
+    // first byte of entropy-coded data (after SOS).
+    std::uint64_t height_offset = 0;
+    std::uint64_t scan_offset = 0;
+    std::uint64_t entropy_begin = 0;
+    // The scan's components in the scan's order (which is the order of their blocks in an MCU).
+    struct ScanComponent {
+        int h = 1, v = 1;                // sampling factors
+        int dc_table = 0, ac_table = 0;  // Huffman table numbers, 0-3
+    };
+    std::vector<ScanComponent> scan;
+    // The Huffman tables as the last DHT before the scan defined them (`counts[l]`: how many
+    // codes of l + 1 bits; `values`: their symbols in code order); `defined` false when none did.
+    struct HuffmanTable {
+        bool defined = false;
+        std::uint8_t counts[16] = {};
+        std::vector<std::uint8_t> values;
+    };
+    HuffmanTable dc[4], ac[4];
+};
+
+// The header of `bytes` when it is a file of the simple case (any restart interval); nullopt
+// for any other file, malformed ones included.
+std::optional<JpegScanHeader> read_scan_header(const JpegBytes& bytes);
+
 // The layout of `bytes` when it is a file of the simple case above with at least two strips;
 // nullopt for any other file, malformed ones included (the sequential decoder then reports what
 // is wrong). Looks for the markers on up to `threads` threads, reading the file once.

@@ -47,13 +47,16 @@ void check_image(const sdk::Image& image)
             "pixels.size() == width * height * channels");
 }
 
-// A JPEG decoded on several threads across its restart intervals (jpeg_parallel.hpp), whatever
-// its size, must come out exactly as decoded sequentially: the same pixels, or the same refusal.
+// A JPEG decoded on several threads across its restart intervals (jpeg_parallel.hpp), or after
+// restart markers were added by speculative decoding in chunks of a few bytes (jpeg_resync.hpp),
+// whatever its size, must come out exactly as decoded sequentially: the same pixels, or the same
+// refusal.
 std::string jpeg_outcome(const std::uint8_t* data, std::size_t size, unsigned threads)
 {
     sdk::JpegDecoding decoding;
     decoding.threads = threads;
     decoding.parallel_from_pixels = 0;
+    decoding.least_chunk_bytes = 8;
     try {
         const sdk::Image image = sdk::decode_jpeg(data, size, "fuzz", decoding);
         return std::to_string(image.width) + "x" + std::to_string(image.height) + "x" +

@@ -133,6 +133,8 @@ struct JpegSpec {
     bool subsampled = false;     // 4:2:0 chroma, else 4:4:4
     int luma_h = 0, luma_v = 0;  // when not 0, Y's sampling factors (chroma 1x1): 2, 1 = 4:2:2
     bool progressive = false;
+    bool optimize =
+        false;  // Huffman tables made for the image (cjpeg -optimize), not the standard ones
     // Restart markers as cjpeg's -restart writes them: every `restart_rows` MCU rows, or every
     // `restart_mcus` MCUs (which wins when both are set); none when both are 0.
     int restart_rows = 0;
@@ -171,6 +173,7 @@ inline std::vector<std::uint8_t> build_jpeg(const JpegSpec& spec)
             cinfo.comp_info[i].h_samp_factor = cinfo.comp_info[i].v_samp_factor = 1;
     }
     if (spec.progressive) jpeg_simple_progression(&cinfo);
+    if (spec.optimize) cinfo.optimize_coding = TRUE;
     if (spec.restart_mcus != 0)
         cinfo.restart_interval = static_cast<unsigned>(spec.restart_mcus);
     else
@@ -186,6 +189,39 @@ inline std::vector<std::uint8_t> build_jpeg(const JpegSpec& spec)
     jpeg_destroy_compress(&cinfo);
     std::free(memory);
     return out;
+}
+
+// JPEG samplings the parallel decoders are tested on.
+struct Sampling {
+    const char* name;
+    int components;
+    int luma_h, luma_v;  // Y's factors; chroma is 1x1
+};
+inline const Sampling kSamplings[] = {
+    {"grey", 1, 1, 1}, {"4:4:4", 3, 1, 1}, {"4:2:2", 3, 2, 1}, {"4:2:0", 3, 2, 2}};
+
+// Photograph-like: smooth slopes with noise, so that the entropy-coded data holds stuffed FF
+// bytes and intervals of different lengths.
+inline JpegSpec noisy_spec(const Sampling& sampling, int width, int height, int restart_rows)
+{
+    JpegSpec spec;
+    spec.width = width;
+    spec.height = height;
+    spec.components = sampling.components;
+    spec.luma_h = sampling.luma_h;
+    spec.luma_v = sampling.luma_v;
+    spec.restart_rows = restart_rows;
+    std::uint32_t random = 2463534242u;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            for (int c = 0; c < sampling.components; ++c) {
+                random ^= random << 13;
+                random ^= random >> 17;
+                random ^= random << 5;
+                spec.pixels.push_back(
+                    static_cast<std::uint8_t>(40 * c + 3 * x + 5 * y + (random % 48)));
+            }
+    return spec;
 }
 
 // The JPEG with `copies` more copies of its last scan (from its SOS marker to EOI, which ends

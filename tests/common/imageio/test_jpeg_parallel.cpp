@@ -26,37 +26,9 @@ using sdk::Image;
 using sdk::JpegDecoding;
 using sdk::JpegPath;
 
-struct Sampling {
-    const char* name;
-    int components;
-    int luma_h, luma_v;  // Y's factors; chroma is 1x1
-};
-const Sampling kSamplings[] = {
-    {"grey", 1, 1, 1}, {"4:4:4", 3, 1, 1}, {"4:2:2", 3, 2, 1}, {"4:2:0", 3, 2, 2}};
-
-// Photograph-like: smooth slopes with noise, so that the entropy-coded data holds stuffed FF
-// bytes and intervals of different lengths.
-JpegSpec noisy_spec(const Sampling& sampling, int width, int height, int restart_rows)
-{
-    JpegSpec spec;
-    spec.width = width;
-    spec.height = height;
-    spec.components = sampling.components;
-    spec.luma_h = sampling.luma_h;
-    spec.luma_v = sampling.luma_v;
-    spec.restart_rows = restart_rows;
-    std::uint32_t random = 2463534242u;
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-            for (int c = 0; c < sampling.components; ++c) {
-                random ^= random << 13;
-                random ^= random >> 17;
-                random ^= random << 5;
-                spec.pixels.push_back(
-                    static_cast<std::uint8_t>(40 * c + 3 * x + 5 * y + (random % 48)));
-            }
-    return spec;
-}
+using codectest::kSamplings;
+using codectest::noisy_spec;
+using codectest::Sampling;
 
 // Decodes from an allocation of exactly the file's size (AddressSanitizer sees a read past it).
 Image decode(const std::vector<std::uint8_t>& file, unsigned threads, JpegPath* path = nullptr,
