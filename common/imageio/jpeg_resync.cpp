@@ -20,8 +20,8 @@ struct HuffmanCodes {
     // For codes this short: advance << 16 | length << 8 | symbol, where advance is the code's
     // length and an AC symbol's extra bits (its low 4 bits); 0 for a longer code.
     std::uint32_t fast[1 << kFastBits] = {};
-    std::int32_t max_code[17] = {};           // the largest code of each length; -1: none
-    std::int32_t offset[17] = {};             // an l-bit code's symbol: values[code + offset[l]]
+    std::int32_t max_code[17] = {};  // the largest code of each length; -1: none
+    std::int32_t offset[17] = {};    // an l-bit code's symbol: values[code + offset[l]]
     std::uint8_t values[256] = {};
     // To code a symbol again: its code and length (0: the table has no code for it).
     std::uint16_t code_of[256] = {};
@@ -220,12 +220,12 @@ Step decode_mcu(const Scan& scan, std::uint64_t& position, int* dc_sums, FirstDc
 
 // The MCUs one decoder went through: where they start and their DC differences.
 struct Notes {
-    std::uint64_t first = 0;           // the first noted MCU's first bit
-    std::uint64_t next = 0;            // the bit after the last noted MCU
-    std::vector<std::uint32_t> bits;   // each noted MCU's length in bits
-    std::vector<std::int16_t> dc;      // each one's DC differences summed, per component
-    std::vector<std::uint32_t> odd;    // the noted MCUs that broke a rule (Step::odd)
-    bool ran_off = false;              // stopped because the MCU at `next` ran past the data
+    std::uint64_t first = 0;          // the first noted MCU's first bit
+    std::uint64_t next = 0;           // the bit after the last noted MCU
+    std::vector<std::uint32_t> bits;  // each noted MCU's length in bits
+    std::vector<std::int16_t> dc;     // each one's DC differences summed, per component
+    std::vector<std::uint32_t> odd;   // the noted MCUs that broke a rule (Step::odd)
+    bool ran_off = false;             // stopped because the MCU at `next` ran past the data
 
     void start_at(std::uint64_t position)
     {
@@ -307,9 +307,9 @@ struct RowStart {
 };
 
 // The true path: chunk 0's notes up to where chunk 0 met chunk 1 (or a later one), chunk 1's
-// from there, and so on; each MCU row's start on it, and where the last MCU ends. False unless the path is whole:
-// every chunk met the next, no MCU on it broke a rule, and it ends where the data does (but for
-// the last byte's fill bits) after exactly the scan's MCUs.
+// from there, and so on; each MCU row's start on it, and where the last MCU ends. False unless the
+// path is whole: every chunk met the next, no MCU on it broke a rule, and it ends where the data
+// does (but for the last byte's fill bits) after exactly the scan's MCUs.
 bool follow_the_true_path(const Scan& scan, const std::vector<Notes>& chunks,
                           const std::vector<Meeting>& meetings, std::vector<RowStart>& rows,
                           std::uint64_t& end)
@@ -378,7 +378,8 @@ public:
     // Copies bits [from, to) of the unstuffed `data`.
     void copy(const std::uint8_t* data, std::uint64_t from, std::uint64_t to)
     {
-        for (; to - from >= 32; from += 32) put(static_cast<std::uint32_t>(bits_at(data, from) >> 32), 32);
+        for (; to - from >= 32; from += 32)
+            put(static_cast<std::uint32_t>(bits_at(data, from) >> 32), 32);
         const auto left = static_cast<int>(to - from);
         if (left > 0) put(static_cast<std::uint32_t>(bits_at(data, from) >> (64 - left)), left);
     }
@@ -424,8 +425,10 @@ bool write_rows(const Scan& scan, const std::vector<RowStart>& rows, std::uint64
         }
         const std::uint64_t row_end = r + 1 < rows.size() ? rows[r + 1].position : end;
         out.copy(scan.data.data(), copied, row_end);
-        if (r + 1 < rows.size()) out.end_with_marker(static_cast<std::uint8_t>(0xD0 + r % 8));
-        else out.end_with_marker(0xD9);
+        if (r + 1 < rows.size())
+            out.end_with_marker(static_cast<std::uint8_t>(0xD0 + r % 8));
+        else
+            out.end_with_marker(0xD9);
     }
     return true;
 }
@@ -448,7 +451,9 @@ Unstuffed unstuff(const std::uint8_t* source, std::size_t size, std::size_t begi
     if (at > 0 && at < end && source[at] == 0x00 && source[at - 1] == 0xFF) ++at;
     while (at < end) {
         const void* found = std::memchr(source + at, 0xFF, end - at);
-        const std::size_t ff = found ? static_cast<std::size_t>(static_cast<const std::uint8_t*>(found) - source) : end;
+        const std::size_t ff =
+            found ? static_cast<std::size_t>(static_cast<const std::uint8_t*>(found) - source)
+                  : end;
         const std::size_t run = ff - at + (found ? 1 : 0);  // the FF itself is data when stuffed
         if (found && (ff + 1 >= size || source[ff + 1] != 0x00)) {
             if (out) std::memcpy(out + result.kept, source + at, ff - at);
@@ -474,13 +479,16 @@ bool read_scan_data(const JpegBytes& bytes, const JpegScanHeader& header, unsign
     const std::uint8_t* source = bytes.memory() ? bytes.memory() + begin : nullptr;
     const std::size_t count = std::max<std::size_t>(1, std::min<std::size_t>(threads, size >> 16));
     const auto chunk_begin = [&](std::size_t c) { return size / count * c; };
-    const auto chunk_end = [&](std::size_t c) { return c + 1 == count ? size : size / count * (c + 1); };
+    const auto chunk_end = [&](std::size_t c) {
+        return c + 1 == count ? size : size / count * (c + 1);
+    };
     std::vector<std::exception_ptr> errors(count);
     if (!source) {
         held.resize(size);
         run_each_on_a_thread(count, [&](std::size_t c) {
             try {
-                bytes.read(begin + chunk_begin(c), held.data() + chunk_begin(c), chunk_end(c) - chunk_begin(c));
+                bytes.read(begin + chunk_begin(c), held.data() + chunk_begin(c),
+                           chunk_end(c) - chunk_begin(c));
             } catch (...) {
                 errors[c] = std::current_exception();
             }
@@ -507,7 +515,7 @@ bool read_scan_data(const JpegBytes& bytes, const JpegScanHeader& header, unsign
     }
     if (!stop) return false;
     std::size_t marker = *stop;
-    while (marker + 1 < size && source[marker + 1] == 0xFF) ++marker;  // fill bytes
+    while (marker + 1 < size && source[marker + 1] == 0xFF) ++marker;    // fill bytes
     if (marker + 1 >= size || source[marker + 1] != 0xD9) return false;  // not EOI
 
     scan.data.resize(total + kPadding);
@@ -601,8 +609,8 @@ std::optional<std::vector<std::uint8_t>> add_row_restart_markers(const JpegBytes
     // Steps 1 and 2: one chunk a thread, each decoded from a guess, then each decoder on until
     // it meets the next one's path.
     const std::uint64_t scan_bytes = scan->bits / 8;
-    const auto chunk_count = static_cast<std::size_t>(std::min<std::uint64_t>(
-        threads, scan_bytes / std::max<std::size_t>(1, least_chunk_bytes)));
+    const auto chunk_count = static_cast<std::size_t>(
+        std::min<std::uint64_t>(threads, scan_bytes / std::max<std::size_t>(1, least_chunk_bytes)));
     if (chunk_count < 2) return std::nullopt;
     const auto chunk_start = [&](std::size_t t) {
         // The last chunk's decoder goes on until it runs off the data.
@@ -613,9 +621,8 @@ std::optional<std::vector<std::uint8_t>> add_row_restart_markers(const JpegBytes
         decode_from_a_guess(*scan, chunk_start(t), chunk_start(t + 1), chunks[t]);
     });
     std::vector<Meeting> meetings(chunk_count - 1);
-    run_each_on_a_thread(chunk_count - 1, [&](std::size_t t) {
-        meet_a_later_chunk(*scan, chunks, t, meetings[t]);
-    });
+    run_each_on_a_thread(chunk_count - 1,
+                         [&](std::size_t t) { meet_a_later_chunk(*scan, chunks, t, meetings[t]); });
     std::vector<RowStart> rows;
     std::uint64_t end = 0;
     if (!follow_the_true_path(*scan, chunks, meetings, rows, end) || rows.size() != scan->mcu_rows)
@@ -628,10 +635,12 @@ std::optional<std::vector<std::uint8_t>> add_row_restart_markers(const JpegBytes
     std::vector<std::size_t> cuts{0};
     for (std::size_t t = 1; t < chunk_count; ++t) {
         const std::uint64_t share = end * t / chunk_count;
-        const auto cut = static_cast<std::size_t>(
-            std::lower_bound(rows.begin(), rows.end(), share,
-                             [](const RowStart& row, std::uint64_t p) { return row.position < p; }) -
-            rows.begin());
+        const auto cut =
+            static_cast<std::size_t>(std::lower_bound(rows.begin(), rows.end(), share,
+                                                      [](const RowStart& row, std::uint64_t p) {
+                                                          return row.position < p;
+                                                      }) -
+                                     rows.begin());
         cuts.push_back(std::max(cuts.back(), cut));
     }
     cuts.push_back(rows.size());
@@ -659,7 +668,10 @@ std::optional<std::vector<std::uint8_t>> add_row_restart_markers(const JpegBytes
     if (std::find(failed.begin(), failed.end(), 1) != failed.end()) return std::nullopt;
 
     // The headers as they are, and before SOS a DRI of one MCU row and any extended DC tables.
-    std::vector<std::uint8_t> added = {0xFF, 0xDD, 0x00, 0x04,
+    std::vector<std::uint8_t> added = {0xFF,
+                                       0xDD,
+                                       0x00,
+                                       0x04,
                                        static_cast<std::uint8_t>(scan->mcus_per_row >> 8),
                                        static_cast<std::uint8_t>(scan->mcus_per_row & 0xFF)};
     added.insert(added.end(), scan->new_tables.begin(), scan->new_tables.end());

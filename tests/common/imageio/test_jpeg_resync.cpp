@@ -76,9 +76,8 @@ TEST(JpegRestartsAdded, SameBytesAsTheSequentialDecoder)
                 const std::vector<std::uint8_t> expected = codectest::decode_jpeg_directly(file);
                 for (const unsigned threads : {3u, 4u, 7u})
                     for (const std::size_t chunk : {std::size_t{5}, std::size_t{120}}) {
-                        SCOPED_TRACE(std::string(sampling.name) + " " +
-                                     std::to_string(size.width) + "x" +
-                                     std::to_string(size.height) +
+                        SCOPED_TRACE(std::string(sampling.name) + " " + std::to_string(size.width) +
+                                     "x" + std::to_string(size.height) +
                                      (optimize ? ", optimised tables, " : ", ") +
                                      std::to_string(threads) + " threads, chunks of " +
                                      std::to_string(chunk) + " bytes or more");
@@ -134,12 +133,14 @@ TEST(JpegRestartsAdded, TheRewrittenFileIsAJpegOfRowIntervals)
     const auto new_header = sdk::read_scan_header(again);
     ASSERT_TRUE(new_header);
     EXPECT_EQ(new_header->restart_interval, 13);  // 200 columns of 16-column MCUs
-    EXPECT_TRUE(std::equal(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(header->scan_offset),
+    EXPECT_TRUE(std::equal(file.begin(),
+                           file.begin() + static_cast<std::ptrdiff_t>(header->scan_offset),
                            rewritten->begin()));
     // A file that has restart markers already, or one MCU row, is not rewritten.
     EXPECT_FALSE(sdk::add_row_restart_markers(again, 3, 16));
     const auto one_row = codectest::build_jpeg(noisy_spec(kSamplings[3], 2000, 16, 0));
-    EXPECT_FALSE(sdk::add_row_restart_markers(sdk::JpegBytes(one_row.data(), one_row.size()), 3, 16));
+    EXPECT_FALSE(
+        sdk::add_row_restart_markers(sdk::JpegBytes(one_row.data(), one_row.size()), 3, 16));
 }
 
 TEST(JpegRestartsAdded, LuminanceOnlyAsTheSequentialDecoder)
@@ -162,9 +163,8 @@ TEST(JpegRestartsAdded, OtherFilesTakeTheirOwnPaths)
     auto progressive = noisy_spec(kSamplings[3], 129, 272, 0);
     progressive.progressive = true;
     const auto restarts = noisy_spec(kSamplings[3], 129, 272, 1);
-    for (const auto& [spec, expected] :
-         {std::pair{progressive, JpegPath::sequential},
-          std::pair{restarts, JpegPath::restart_intervals}}) {
+    for (const auto& [spec, expected] : {std::pair{progressive, JpegPath::sequential},
+                                         std::pair{restarts, JpegPath::restart_intervals}}) {
         const auto file = codectest::build_jpeg(spec);
         JpegPath path = JpegPath::restarts_added;
         EXPECT_EQ(decode(file, cut_small(3, 16, &path)).pixels,
