@@ -335,7 +335,7 @@ private:
         if (threads < 2 || pixels < decoding.parallel_from_pixels || cinfo->progressive_mode ||
             cinfo->arith_code || cinfo->comps_in_scan != cinfo->num_components)
             return false;
-        std::optional<std::vector<std::uint8_t>> with_restarts;
+        std::optional<UnsetBytes> with_restarts;
         const JpegBytes* bytes = &anywhere_;
         JpegBytes rewritten(nullptr, 0);
         if (cinfo->restart_interval == 0) {

@@ -8,13 +8,32 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <new>
 
 namespace sdk {
 namespace {
 
+// Runs work(0) ... work(count - 1) each on a thread of its own (run_each_on_a_thread); false when
+// any ran out of memory, for the caller to give up (the sequential decoder needs far less).
+template <typename Work>
+bool run_on_threads(std::size_t count, const Work& work)
+{
+    std::vector<char> out_of_memory(count, 0);
+    run_each_on_a_thread(count, [&](std::size_t i) {
+        try {
+            work(i);
+        } catch (const std::bad_alloc&) {
+            out_of_memory[i] = 1;
+        }
+    });
+    return std::find(out_of_memory.begin(), out_of_memory.end(), 1) == out_of_memory.end();
+}
+
 // ----- Huffman tables ---------------------------------------------------------------------------
 
-constexpr int kFastBits = 9;  // codes this short are looked up at once; longer ones by length
+// Codes this short are looked up at once, longer ones length by length. A photo's AC codes at
+// high quality run to 10 or 11 bits (larger terms); 2048 entries of 4 bytes stay in L1.
+constexpr int kFastBits = 11;
 
 struct HuffmanCodes {
     // For codes this short: advance << 16 | length << 8 | symbol, where advance is the code's
@@ -143,9 +162,9 @@ struct Block {
 };
 
 struct Scan {
-    std::vector<std::uint8_t> data;  // the entropy-coded bytes without stuffed zeros, padded
-    std::uint64_t bits = 0;          // how many of them are the scan's
-    std::vector<Block> blocks;       // an MCU's blocks in order
+    UnsetBytes data{0};         // the entropy-coded bytes without stuffed zeros, padded
+    std::uint64_t bits = 0;     // how many of them are the scan's
+    std::vector<Block> blocks;  // an MCU's blocks in order
     int components = 0;
     const HuffmanCodes* component_dc[3] = {};  // each component's DC table
     std::uint64_t mcus_per_row = 0, mcu_rows = 0;
@@ -475,7 +494,7 @@ bool read_scan_data(const JpegBytes& bytes, const JpegScanHeader& header, unsign
 {
     const std::uint64_t begin = header.entropy_begin;
     const auto size = static_cast<std::size_t>(bytes.size() - begin);
-    std::vector<std::uint8_t> held;
+    std::optional<UnsetBytes> held;
     const std::uint8_t* source = bytes.memory() ? bytes.memory() + begin : nullptr;
     const std::size_t count = std::max<std::size_t>(1, std::min<std::size_t>(threads, size >> 16));
     const auto chunk_begin = [&](std::size_t c) { return size / count * c; };
@@ -484,10 +503,10 @@ bool read_scan_data(const JpegBytes& bytes, const JpegScanHeader& header, unsign
     };
     std::vector<std::exception_ptr> errors(count);
     if (!source) {
-        held.resize(size);
+        held.emplace(size);
         run_each_on_a_thread(count, [&](std::size_t c) {
             try {
-                bytes.read(begin + chunk_begin(c), held.data() + chunk_begin(c),
+                bytes.read(begin + chunk_begin(c), held->data() + chunk_begin(c),
                            chunk_end(c) - chunk_begin(c));
             } catch (...) {
                 errors[c] = std::current_exception();
@@ -495,7 +514,7 @@ bool read_scan_data(const JpegBytes& bytes, const JpegScanHeader& header, unsign
         });
         for (const auto& error : errors)
             if (error) std::rethrow_exception(error);
-        source = held.data();
+        source = held->data();
     }
     std::vector<Unstuffed> counted(count);
     run_each_on_a_thread(count, [&](std::size_t c) {
@@ -518,11 +537,11 @@ bool read_scan_data(const JpegBytes& bytes, const JpegScanHeader& header, unsign
     while (marker + 1 < size && source[marker + 1] == 0xFF) ++marker;    // fill bytes
     if (marker + 1 >= size || source[marker + 1] != 0xD9) return false;  // not EOI
 
-    scan.data.resize(total + kPadding);
+    scan.data = UnsetBytes(total + kPadding);
     run_each_on_a_thread(chunks, [&](std::size_t c) {
         unstuff(source, size, chunk_begin(c), chunk_end(c), scan.data.data() + offset[c]);
     });
-    std::fill(scan.data.begin() + static_cast<std::ptrdiff_t>(total), scan.data.end(), 0);
+    std::fill(scan.data.data() + total, scan.data.data() + total + kPadding, std::uint8_t{0});
     scan.bits = std::uint64_t{total} * 8;
     return true;
 }
@@ -596,9 +615,10 @@ bool describe_scan(const JpegScanHeader& header, Scan& scan)
 
 }  // namespace
 
-std::optional<std::vector<std::uint8_t>> add_row_restart_markers(const JpegBytes& bytes,
-                                                                 unsigned threads,
-                                                                 std::size_t least_chunk_bytes)
+namespace {
+
+std::optional<UnsetBytes> add_markers(const JpegBytes& bytes, unsigned threads,
+                                      std::size_t least_chunk_bytes)
 {
     const std::optional<JpegScanHeader> header = read_scan_header(bytes);
     if (!header || header->restart_interval != 0 || threads < 2) return std::nullopt;
@@ -617,12 +637,14 @@ std::optional<std::vector<std::uint8_t>> add_row_restart_markers(const JpegBytes
         return t == chunk_count ? ~std::uint64_t{0} : scan_bytes * t / chunk_count * 8;
     };
     std::vector<Notes> chunks(chunk_count);
-    run_each_on_a_thread(chunk_count, [&](std::size_t t) {
-        decode_from_a_guess(*scan, chunk_start(t), chunk_start(t + 1), chunks[t]);
-    });
+    if (!run_on_threads(chunk_count, [&](std::size_t t) {
+            decode_from_a_guess(*scan, chunk_start(t), chunk_start(t + 1), chunks[t]);
+        }))
+        return std::nullopt;
     std::vector<Meeting> meetings(chunk_count - 1);
-    run_each_on_a_thread(chunk_count - 1,
-                         [&](std::size_t t) { meet_a_later_chunk(*scan, chunks, t, meetings[t]); });
+    if (!run_on_threads(chunk_count - 1,
+                        [&](std::size_t t) { meet_a_later_chunk(*scan, chunks, t, meetings[t]); }))
+        return std::nullopt;
     std::vector<RowStart> rows;
     std::uint64_t end = 0;
     if (!follow_the_true_path(*scan, chunks, meetings, rows, end) || rows.size() != scan->mcu_rows)
@@ -683,14 +705,26 @@ std::optional<std::vector<std::uint8_t>> add_row_restart_markers(const JpegBytes
         place[t] = total;
         total += written_size[t];
     }
-    std::vector<std::uint8_t> file(total);
+    UnsetBytes file(total);
     bytes.read(0, file.data(), before_scan);
-    std::copy(added.begin(), added.end(), file.begin() + static_cast<std::ptrdiff_t>(before_scan));
+    std::copy(added.begin(), added.end(), file.data() + before_scan);
     bytes.read(header->scan_offset, file.data() + before_scan + added.size(), scan_header);
     run_each_on_a_thread(chunk_count, [&](std::size_t t) {
         std::memcpy(file.data() + place[t], written[t].get(), written_size[t]);
     });
     return file;
+}
+
+}  // namespace
+
+std::optional<UnsetBytes> add_row_restart_markers(const JpegBytes& bytes, unsigned threads,
+                                                  std::size_t least_chunk_bytes)
+{
+    try {
+        return add_markers(bytes, threads, least_chunk_bytes);
+    } catch (const std::bad_alloc&) {
+        return std::nullopt;  // the sequential decoder needs far less
+    }
 }
 
 }  // namespace sdk

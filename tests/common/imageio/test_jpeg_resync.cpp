@@ -122,10 +122,11 @@ TEST(JpegRestartsAdded, TheRewrittenFileIsAJpegOfRowIntervals)
     const auto header = sdk::read_scan_header(bytes);
     ASSERT_TRUE(header);
     EXPECT_EQ(header->restart_interval, 0);
-    const auto rewritten = sdk::add_row_restart_markers(bytes, 3, 16);
-    ASSERT_TRUE(rewritten);
-    EXPECT_EQ(codectest::decode_jpeg_directly(*rewritten), codectest::decode_jpeg_directly(file));
-    const sdk::JpegBytes again(rewritten->data(), rewritten->size());
+    const auto added = sdk::add_row_restart_markers(bytes, 3, 16);
+    ASSERT_TRUE(added);
+    const std::vector<std::uint8_t> rewritten(added->data(), added->data() + added->size());
+    EXPECT_EQ(codectest::decode_jpeg_directly(rewritten), codectest::decode_jpeg_directly(file));
+    const sdk::JpegBytes again(rewritten.data(), rewritten.size());
     const auto layout = sdk::find_restart_intervals(again, 2);
     ASSERT_TRUE(layout);
     EXPECT_EQ(layout->intervals(), 7u);  // 100 rows of 16-row MCUs
@@ -135,7 +136,7 @@ TEST(JpegRestartsAdded, TheRewrittenFileIsAJpegOfRowIntervals)
     EXPECT_EQ(new_header->restart_interval, 13);  // 200 columns of 16-column MCUs
     EXPECT_TRUE(std::equal(file.begin(),
                            file.begin() + static_cast<std::ptrdiff_t>(header->scan_offset),
-                           rewritten->begin()));
+                           rewritten.begin()));
     // A file that has restart markers already, or one MCU row, is not rewritten.
     EXPECT_FALSE(sdk::add_row_restart_markers(again, 3, 16));
     const auto one_row = codectest::build_jpeg(noisy_spec(kSamplings[3], 2000, 16, 0));
