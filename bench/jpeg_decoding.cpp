@@ -69,6 +69,7 @@ void time_jpeg_decoding(benchmark::State& state, Size size, Restarts restarts, u
         });
         JpegDecoding decoding;
         decoding.threads = threads;
+        decoding.add_restarts_from_pixels = 0;  // every size, to show what it does
         JpegPath path = JpegPath::sequential;
         decoding.path_taken = &path;
         Samples cpu;

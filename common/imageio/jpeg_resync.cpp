@@ -62,6 +62,7 @@ bool build_codes(const JpegScanHeader::HuffmanTable& table, bool dc, HuffmanCode
         if (count > 0) {
             codes.offset[length] = k - static_cast<int>(code);
             for (int i = 0; i < count; ++i, ++k, ++code) {
+                if (code >= (1u << length) - 1) return false;  // no room, or an all-ones code
                 const std::uint8_t symbol = table.values[static_cast<std::size_t>(k)];
                 if (dc && symbol > 11) return false;
                 if (codes.length_of[symbol] == 0) {
@@ -76,7 +77,6 @@ bool build_codes(const JpegScanHeader::HuffmanTable& table, bool dc, HuffmanCode
                 }
             }
             codes.max_code[length] = static_cast<std::int32_t>(code) - 1;
-            if (code >= (1u << length)) return false;
         }
         code <<= 1;
     }

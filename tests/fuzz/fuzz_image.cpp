@@ -56,6 +56,7 @@ std::string jpeg_outcome(const std::uint8_t* data, std::size_t size, unsigned th
     sdk::JpegDecoding decoding;
     decoding.threads = threads;
     decoding.parallel_from_pixels = 0;
+    decoding.add_restarts_from_pixels = 0;
     decoding.least_chunk_bytes = 8;
     try {
         const sdk::Image image = sdk::decode_jpeg(data, size, "fuzz", decoding);

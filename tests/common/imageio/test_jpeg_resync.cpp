@@ -32,6 +32,7 @@ JpegDecoding cut_small(unsigned threads, std::size_t least_chunk_bytes, JpegPath
     JpegDecoding decoding;
     decoding.threads = threads;
     decoding.parallel_from_pixels = 0;
+    decoding.add_restarts_from_pixels = 0;
     decoding.least_chunk_bytes = least_chunk_bytes;
     decoding.path_taken = path;
     return decoding;
