@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -208,7 +209,8 @@ void BandReader::load_luminance(const Band& band, const cl::Buffer& luminance,
 }
 
 BandWriter::BandWriter(const std::filesystem::path& output, std::size_t width, std::size_t height,
-                       const OpenClContext& cl, MemoryMode mode, RowConversions& conversions)
+                       const OpenClContext& cl, MemoryMode mode, RowConversions& conversions,
+                       std::future<std::vector<std::uint8_t>> png_pixels)
     : output_(output),
       name_(output.filename().string()),
       width_(width),
@@ -220,7 +222,11 @@ BandWriter::BandWriter(const std::filesystem::path& output, std::size_t width, s
 {
     if (is_png_path(output)) {
         // PNG's compression runs on the host: the simplest correct way is the whole image.
-        assembled_ = Image{width, height, 1, std::vector<std::uint8_t>(width * height)};
+        assembled_ = Image{
+            width, height, 1,
+            png_pixels.valid() ? png_pixels.get() : std::vector<std::uint8_t>(width * height)};
+        if (assembled_.pixels.size() != width * height)
+            throw std::logic_error("BandWriter: the PNG's pixels are not the image's size");
         return;
     }
     const std::vector<std::uint8_t> header = bmp_grey_header(width, height);

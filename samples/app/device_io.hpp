@@ -14,7 +14,9 @@
 #include "common/runtime/transfers.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <future>
 #include <initializer_list>
 #include <memory>
 #include <optional>
@@ -118,11 +120,13 @@ private:
 // out as the file's rows on the device, then downloaded and written piece by piece after the
 // header (in pinned mode the download of one piece overlaps the writing of the one before),
 // through the run's temporary file, put in place by the OutputSet. An `output` ending in .png is
-// assembled on the host from the bands and compressed at commit() instead (write_image).
+// assembled on the host from the bands and compressed at commit() instead (write_image), in
+// `png_pixels` when given: the whole image's bytes, allocated ahead (allocate_png_pixels).
 class BandWriter {
 public:
     BandWriter(const std::filesystem::path& output, std::size_t width, std::size_t height,
-               const OpenClContext& cl, MemoryMode mode, RowConversions& conversions);
+               const OpenClContext& cl, MemoryMode mode, RowConversions& conversions,
+               std::future<std::vector<std::uint8_t>> png_pixels = {});
     ~BandWriter();
     // The bands in the order the file stores their rows (a BMP's bottom row first), the order
     // write() takes them in: each BMP write then follows the one before, no seeking.

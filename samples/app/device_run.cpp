@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
+#include <future>
 #include <iostream>
 #include <utility>
 
@@ -35,6 +37,15 @@ OpenClContext start_device(const CommonOptions& options, PipelineTimer& pipeline
     return pipeline.time("create context", 0, [&] { return make_context(device); });
 }
 
+// A PNG output's pixels, allocated now on a thread of its own (DeviceRun::png_pixels).
+std::future<std::vector<std::uint8_t>> allocate_png_pixels(const std::filesystem::path& output,
+                                                           const OpenedImage& image)
+{
+    if (!is_png_path(output)) return {};
+    const std::size_t bytes = image.width() * image.height();
+    return std::async(std::launch::async, [bytes] { return std::vector<std::uint8_t>(bytes); });
+}
+
 }  // namespace
 
 DeviceRun::DeviceRun(const CommonOptions& run_options, RunSetup setup)
@@ -50,6 +61,7 @@ DeviceRun::DeviceRun(const CommonOptions& run_options, RunSetup setup)
                                                                            run_options.device));
                           })),
       outputs(reserve_outputs(run_options, setup.outputs, pipeline)),
+      png_pixels(allocate_png_pixels(run_options.output, image)),
       cl(start_device(run_options, pipeline)),
       memory(choose_memory_mode(run_options.memory, cl.device)),
       plan(plan_device_bands(image, cl, setup.halo, setup.filter_row(image.width()),
@@ -79,7 +91,8 @@ void DeviceRun::run_bands(
     const std::function<BandResult(const Band& band, const LoadLuminance& load)>& process)
 {
     BandReader reader(image, cl, memory.mode, conversions);
-    BandWriter writer(options.output, width(), height(), cl, memory.mode, conversions);
+    BandWriter writer(options.output, width(), height(), cl, memory.mode, conversions,
+                      std::move(png_pixels));
     for (const Band& band : writer.in_file_order(plan.bands)) {
         const BandResult result =
             process(band, [&](const cl::Buffer& luminance, std::size_t row_pitch) {

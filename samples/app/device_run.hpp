@@ -9,8 +9,10 @@
 #include "common/runtime/transfers.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <future>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -88,6 +90,11 @@ public:
     // and the device start), then every output is reserved, before the device's work.
     const OpenedImage image;
     OutputSet outputs;
+    // A PNG output's whole image, allocated on a thread of its own while the driver starts: a
+    // large one is hundreds of megabytes that the kernel must zero page by page (125-160 ms for
+    // 16384x16384 on the H200 machine, docs/whole_run.md), time no one needs to wait for after
+    // the device is ready. Empty (not valid) for other outputs; run_bands hands it to BandWriter.
+    std::future<std::vector<std::uint8_t>> png_pixels;
     const OpenClContext cl;
     const MemoryChoice memory;
     const BandPlan plan;
