@@ -319,10 +319,12 @@ void meet_a_later_chunk(const Scan& scan, const std::vector<Notes>& chunks, std:
     }
 }
 
-// Where an MCU row starts, and each component's DC prediction there.
+// Where an MCU row starts, and each component's DC prediction there. The predictions are sums
+// along the path of up to millions of MCUs' differences: 64 bits, so that even a damaged scan's
+// sums cannot overflow before write_rows refuses a value no DC table can code.
 struct RowStart {
     std::uint64_t position = 0;
-    int dc[3] = {};
+    std::int64_t dc[3] = {};
 };
 
 // The true path: chunk 0's notes up to where chunk 0 met chunk 1 (or a later one), chunk 1's
@@ -334,7 +336,7 @@ bool follow_the_true_path(const Scan& scan, const std::vector<Notes>& chunks,
                           std::uint64_t& end)
 {
     std::uint64_t mcu = 0;
-    int dc[3] = {};
+    std::int64_t dc[3] = {};
     const auto visit = [&](std::uint64_t position, const Notes& notes, std::size_t index) {
         if (mcu % scan.mcus_per_row == 0) {
             if (rows.size() == scan.mcu_rows) return false;  // more MCUs than the frame has
@@ -430,15 +432,16 @@ bool write_rows(const Scan& scan, const std::vector<RowStart>& rows, std::uint64
         std::uint64_t copied = row.position;
         for (int c = 0; c < scan.components; ++c) {
             // After a restart, the prediction is 0: the difference is the value itself.
-            const int value = row.dc[c] + firsts[c].difference;
-            const int magnitude = value < 0 ? -value : value;
+            const std::int64_t value = row.dc[c] + firsts[c].difference;
+            const std::int64_t magnitude = value < 0 ? -value : value;
+            if (magnitude > 2047) return false;  // more than DC's 11 bits: a damaged scan
             int category = 0;
             while ((magnitude >> category) != 0) ++category;
             const HuffmanCodes* table = scan.component_dc[c];
-            if (category > 11 || table->length_of[category] == 0) return false;
+            if (table->length_of[category] == 0) return false;
             out.copy(scan.data.data(), copied, firsts[c].begin);
             out.put(table->code_of[category], table->length_of[category]);
-            const int extra = value < 0 ? value + (1 << category) - 1 : value;
+            const std::int64_t extra = value < 0 ? value + (1 << category) - 1 : value;
             out.put(static_cast<std::uint32_t>(extra), category);
             copied = firsts[c].end;
         }

@@ -25,9 +25,12 @@
 // The result decodes to the same coefficients, so libjpeg makes the same pixels of it, and it is
 // decoded on every core by the decoder of restart intervals (jpeg_parallel.hpp). Anything not
 // just so gives up, and the caller decodes the original sequentially, which then decides what a
-// damaged file gives: a code no table holds, a block of more than 64 coefficients, a meeting
-// point not found within the next chunk, a scan that does not end with its last MCU, a DC value
-// the table has no code for. Progressive files are left to the sequential decoder: each of their
+// damaged file gives: on the true path, a code no table holds or a block of more than 64
+// coefficients; a decoder that meets no later chunk's path (past all of the next chunk's notes,
+// the chunk after is tried); a path that does not end with exactly the frame's MCUs, followed by
+// less than a byte of fill; no EOI, or a restart marker in the scan; a DC value of more than 11
+// bits; a DC table with no room for the codes it lacks; running out of memory. Progressive
+// files are left to the sequential decoder: each of their
 // scans refines coefficients that an earlier scan left (end-of-band runs span blocks, and
 // refinement bits depend on what earlier scans decoded), so a cut point would need the state of
 // every scan before, and pieces could not be decoded as files of their own.
