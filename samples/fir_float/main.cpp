@@ -45,9 +45,10 @@ int main(int argc, char** argv)
         //    or with auto the fastest here for this size and K (measured once, then cached).
         //    Built for the border and K: the weights are data. Separable weights run as two
         //    1-D passes instead.
-        const sdk::FirChoice choice =
-            sdk::choose_fir_kernel(fir_options, coefficients, run.cl, options.border, width,
-                                   run.first_band_rows(), run.log);
+        const sdk::FirChoice choice = run.pipeline.time("choose the kernel", 0, [&] {
+            return sdk::choose_fir_kernel(fir_options, coefficients, run.cl, options.border, width,
+                                          run.first_band_rows(), run.log);
+        });
         auto [fir, conversions] = run.pipeline.time("build kernels", 0, [&] {
             return std::make_pair(
                 std::make_unique<sdk::FirFilter>(run.cl, options.border, coefficients,

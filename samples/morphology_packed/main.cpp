@@ -58,11 +58,13 @@ int main(int argc, char** argv)
                 std::make_unique<sdk::MorphologyFilter>(run.cl, element, run.memory.mode),
                 std::make_unique<sdk::RowConversions>(run.cl));
         });
-        const sdk::WorkGroupShape group = sdk::chosen_work_group(
-            asked.tuning, run.log, [&](sdk::Tuning mode, const sdk::TuningAnnouncer& announce) {
-                return sdk::choose_morphology_work_group(run.cl, element, run.width(),
-                                                         run.first_band_rows(), mode, announce);
-            });
+        const sdk::WorkGroupShape group = run.pipeline.time("choose the work-group", 0, [&] {
+            return sdk::chosen_work_group(
+                asked.tuning, run.log, [&](sdk::Tuning mode, const sdk::TuningAnnouncer& announce) {
+                    return sdk::choose_morphology_work_group(run.cl, element, run.width(),
+                                                             run.first_band_rows(), mode, announce);
+                });
+        });
         if (asked.tuning.work_group.empty())
             morphology->fit_work_group(group.x, group.y);  // shrunk where the kernels run fewer
         else

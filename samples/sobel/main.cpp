@@ -40,9 +40,12 @@ int main(int argc, char** argv)
               {"--compare", asked.compare}}});
 
         // 2. The kernel: the one asked for, or with auto the fastest on this device for images
-        //    of this size (measured the first time a size class is seen, then cached).
-        const sdk::SobelChoice choice = sdk::choose_sobel_kernel(
-            asked, run.cl, options.border, run.width(), run.first_band_rows(), run.log);
+        //    of this size (measured the first time a size class is seen, then cached). A step
+        //    of its own: a first run's measurements can outlast everything else.
+        const sdk::SobelChoice choice = run.pipeline.time("choose the kernel", 0, [&] {
+            return sdk::choose_sobel_kernel(asked, run.cl, options.border, run.width(),
+                                            run.first_band_rows(), run.log);
+        });
 
         // 3. Build it for the border mode, with the conversions between the file's rows and
         //    the images the kernels read and write.
