@@ -16,10 +16,15 @@ status=0
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)" "$@" || status=$?
 tested=$SECONDS
 
-# CTest's log of this run names each test, then its time: the ten slowest, longest first.
+# CTest's log of this run names each test, then its time: the ten slowest, longest first. Without
+# a log (ctest stopped before it wrote one) the list is left out; the exit status stays ctest's.
 echo
-echo "test.sh: build $((built - start)) s, tests $((tested - built)) s on $(nproc) cores; the slowest tests:"
-awk '/^[0-9]+\/[0-9]+ Testing: / { name = $3 }
-     /^Test time = / { printf "%8.2f s  %s\n", $4, name }' \
-  "$build/Testing/Temporary/LastTest.log" | sort -rn | sed -n 1,10p  # head would end sort early: SIGPIPE
+echo "test.sh: build $((built - start)) s, tests $((tested - built)) s on $(nproc) cores"
+log=$build/Testing/Temporary/LastTest.log
+if [[ -f $log ]]; then
+  echo "the slowest tests:"
+  awk '/^[0-9]+\/[0-9]+ Testing: / { name = $3 }
+       /^Test time = / { printf "%8.2f s  %s\n", $4, name }' "$log" \
+    | sort -rn | sed -n 1,10p  # head would end sort early: SIGPIPE under pipefail
+fi
 exit "$status"
