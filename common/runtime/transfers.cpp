@@ -13,6 +13,10 @@
 #include <stdexcept>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 namespace sdk {
 
 std::string memory_mode_name(MemoryMode mode)
@@ -64,8 +68,40 @@ cl::Buffer create_image_buffer(const OpenClContext& cl, MemoryMode mode, cl_mem_
     // In pinned and copy modes the device buffer is plain: only the host side differs.
     const cl_mem_flags flags =
         kernel_access | (mode == MemoryMode::map ? CL_MEM_ALLOC_HOST_PTR : 0);
-    return while_doing("creating the " + std::to_string(bytes) + "-byte buffer for " + what,
-                       [&] { return cl::Buffer(cl.context, flags, bytes); });
+    cl::Buffer buffer =
+        while_doing("creating the " + std::to_string(bytes) + "-byte buffer for " + what,
+                    [&] { return cl::Buffer(cl.context, flags, bytes); });
+    if (mode == MemoryMode::map) advise_huge_pages(cl, buffer, bytes, what);
+    return buffer;
+}
+
+void advise_huge_pages(const OpenClContext& cl, const cl::Buffer& buffer, std::size_t bytes,
+                       const std::string& what)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::size_t kHugePage = std::size_t{2} << 20;
+    // Below two huge pages there may be no whole one inside; a GPU's memory is the driver's.
+    if (bytes < 2 * kHugePage || !(cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
+        return;
+    cl::Event mapped, unmapped;
+    void* host = while_doing("mapping the new buffer for " + what, [&] {
+        return cl.queue.enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes,
+                                         nullptr, &mapped);
+    });
+    cl.record("map " + what + " for huge pages", mapped);
+    const auto start = reinterpret_cast<std::uintptr_t>(host);
+    const std::uintptr_t first = (start + kHugePage - 1) / kHugePage * kHugePage;
+    const std::uintptr_t end = (start + bytes) / kHugePage * kHugePage;
+    // Advice only: memory the kernel cannot back with huge pages refuses it, and that is fine.
+    if (end > first) ::madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);
+    while_doing("unmapping the new buffer for " + what, [&] {
+        cl.queue.enqueueUnmapMemObject(buffer, host, nullptr, &unmapped);
+        cl.record("unmap " + what + " for huge pages", unmapped);
+        unmapped.wait();
+    });
+#else
+    (void)cl, (void)buffer, (void)bytes, (void)what;
+#endif
 }
 
 namespace {

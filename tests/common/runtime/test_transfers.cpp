@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <random>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -127,6 +130,68 @@ TEST_P(TransferTest, ThisThreadsObserverSeesItsTransfersCommands)
     const std::size_t count = seen.size();
     upload_bytes(cl, GetParam(), buffer, data.data(), bytes, "bytes");
     EXPECT_EQ(seen.size(), count);
+}
+
+// The flags of the mapping that holds `address`, as /proc/self/smaps lists them ("rd wr mr hg":
+// hg for MADV_HUGEPAGE); empty where there is no such file or mapping.
+std::string mapping_flags(std::uintptr_t address)
+{
+    std::ifstream smaps("/proc/self/smaps");
+    std::string line;
+    bool inside = false;
+    while (std::getline(smaps, line)) {
+        std::uintptr_t start = 0, end = 0;
+        char dash = 0;
+        std::istringstream range(line);
+        if (range >> std::hex >> start >> dash >> end && dash == '-' &&
+            line.find(':') > line.find(' ')) {  // a mapping's first line: "start-end perms ..."
+            inside = start <= address && address < end;
+        } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+            return line.substr(8) + " ";
+        }
+    }
+    return "";
+}
+
+// On a CPU device a large map-mode buffer is advised onto huge pages before its first write, and
+// still carries the bytes given to it; a small one, or another mode, is left alone.
+TEST(HugePages, AdviseALargeMapBufferOfACpuDevice)
+{
+    const OpenClContext& cl = test_context();
+    if (!(cl.device.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU))
+        GTEST_SKIP() << "a GPU's buffers are the driver's memory";
+    if (mapping_flags(reinterpret_cast<std::uintptr_t>(&cl)).empty() &&
+        mapping_flags(reinterpret_cast<std::uintptr_t>(&mapping_flags)).empty())
+        GTEST_SKIP() << "no /proc/self/smaps with VmFlags here";
+    const auto flags_inside = [&](const cl::Buffer& buffer, std::size_t bytes) {
+        void* host = cl.queue.enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_READ, 0, bytes);
+        // An address 2 MB-aligned inside the buffer: the advice covers whole huge pages only.
+        const std::uintptr_t inside =
+            (reinterpret_cast<std::uintptr_t>(host) + (std::size_t{4} << 20) - 1) /
+            (std::size_t{2} << 20) * (std::size_t{2} << 20);
+        const std::string flags = mapping_flags(inside);
+        cl.queue.enqueueUnmapMemObject(buffer, host);
+        cl.queue.finish();
+        return flags;
+    };
+    const std::size_t large = std::size_t{24} << 20;
+    const auto data = random_bytes(large, 11);
+    const cl::Buffer advised =
+        create_image_buffer(cl, MemoryMode::map, CL_MEM_READ_WRITE, large, "the large bytes");
+    EXPECT_NE(flags_inside(advised, large).find(" hg "), std::string::npos)
+        << "the mapping: " << flags_inside(advised, large);
+    upload_bytes(cl, MemoryMode::map, advised, data.data(), large, "the large bytes");
+    std::vector<unsigned char> back(large, 0xA5);
+    download_bytes(
+        cl, MemoryMode::map, advised, large,
+        [&](const unsigned char* piece, std::size_t offset, std::size_t size) {
+            std::copy(piece, piece + size, back.begin() + static_cast<std::ptrdiff_t>(offset));
+        },
+        "the large bytes");
+    EXPECT_TRUE(back == data);
+    const cl::Buffer copied =
+        create_image_buffer(cl, MemoryMode::copy, CL_MEM_READ_WRITE, large, "the copied bytes");
+    EXPECT_EQ(flags_inside(copied, large).find(" hg "), std::string::npos);
 }
 
 // A command that never ran has no device time: 0, not an error.
