@@ -3,6 +3,7 @@
 
 #include "common/imageio/temporary_files.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -252,10 +253,11 @@ void AtomicFile::discard_and_fail(int error)
 
 namespace {
 
-// Every 16 MiB written, the disk's writeback of them is started (and not waited for), so that the
-// flush at the commit waits only for the file's last part: a large output goes to the disk while
-// the rest of it is computed and written, not all at the end.
-constexpr std::uint64_t kWritebackEvery = 16u << 20;
+// Every 1 MiB written, the disk's writeback of it is started (and not waited for), so that the
+// flush at the commit waits only for the file's last part: an output goes to the disk while the
+// rest of it is computed and written, not all at the end. (An 8 MB BMP on this VM's disk: the
+// flush 3.5 ms instead of 6.6 with 16 MiB, the write 2.7 instead of 2.2; 256 KiB was no better.)
+constexpr std::uint64_t kWritebackEvery = std::uint64_t{1} << 20;
 
 void start_writeback(int fd, std::uint64_t from, std::uint64_t bytes)
 {
@@ -272,12 +274,20 @@ void start_writeback(int fd, std::uint64_t from, std::uint64_t bytes)
 void AtomicFile::write(const void* data, std::size_t size)
 {
     if (temporary_.empty()) throw std::logic_error("AtomicFile: write after commit");
-    if (const int error = write_all(fd_, static_cast<const std::uint8_t*>(data), size); error != 0)
-        discard_and_fail(error);
-    written_ += size;
-    if (written_ - written_back_ >= kWritebackEvery) {
-        start_writeback(fd_, written_back_, written_ - written_back_);
-        written_back_ = written_;
+    const auto* bytes = static_cast<const std::uint8_t*>(data);
+    // In pieces that end where a writeback starts, so that the disk takes each while the next
+    // is copied, also within one large write.
+    while (size > 0) {
+        const std::size_t piece = static_cast<std::size_t>(
+            std::min<std::uint64_t>(size, written_back_ + kWritebackEvery - written_));
+        if (const int error = write_all(fd_, bytes, piece); error != 0) discard_and_fail(error);
+        written_ += piece;
+        bytes += piece;
+        size -= piece;
+        if (written_ - written_back_ >= kWritebackEvery) {
+            start_writeback(fd_, written_back_, written_ - written_back_);
+            written_back_ = written_;
+        }
     }
 }
 

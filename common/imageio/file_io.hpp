@@ -90,6 +90,7 @@ public:
 
     void write(const void* data, std::size_t size);
     void commit();
+    std::uint64_t bytes_written() const { return written_; }
 
 private:
     [[noreturn]] void discard_and_fail(int error);

@@ -294,7 +294,10 @@ void BandWriter::commit(PipelineTimer& pipeline)
 {
     if (file_) {
         if (next_end_row_ != 0) throw std::logic_error("BandWriter: a band was not written");
-        file_->commit();
+        // The file's data on the disk before its rename (AtomicFile::commit): the part of the
+        // commit that waits for the disk, a step of its own.
+        pipeline.time("flush " + name_ + " to the disk", file_->bytes_written(),
+                      [&] { file_->commit(); });
         return;
     }
     pipeline.time("compress and write " + name_, assembled_.pixels.size(),
