@@ -364,6 +364,29 @@ Transfer through_pinned_chunks(
 // kernels never read it for results).
 }  // namespace
 
+void release_pinned_chunks(const OpenClContext& cl)
+{
+    PinnedPairs& every = pinned_pairs();
+    std::vector<std::unique_ptr<PinnedChunks>> released;
+    {
+        const std::lock_guard<std::mutex> hold(every.lock);
+        const auto pairs = every.by_context.find(cl.context());
+        if (pairs == every.by_context.end()) return;
+        if (std::any_of(pairs->second.begin(), pairs->second.end(),
+                        [](const auto& pair) { return pair->lent; }))
+            throw std::logic_error("release_pinned_chunks: a transfer still holds a pair");
+        released = std::move(pairs->second);
+        every.by_context.erase(pairs);
+    }
+    while_doing("releasing the pinned staging chunks", [&] {
+        for (const auto& chunks : released)
+            for (int i = 0; i < 2; ++i)
+                if (chunks->host[i])
+                    cl.queue.enqueueUnmapMemObject(chunks->buffers[i], chunks->host[i]);
+        cl.queue.finish();
+    });
+}
+
 std::size_t pinned_chunk_pairs(const OpenClContext& cl)
 {
     PinnedPairs& every = pinned_pairs();

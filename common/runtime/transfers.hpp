@@ -103,6 +103,11 @@ constexpr std::size_t pinned_chunk_bytes = std::size_t{32} << 20;
 // How many pairs of pinned chunks `cl`'s context has made (at most 4, however many transfers are
 // under way at once: the others wait for a pair handed back).
 std::size_t pinned_chunk_pairs(const OpenClContext& cl);
+// Unmaps and releases `cl`'s pinned chunks, which otherwise live as long as the process and keep
+// its context alive: a single run calls it when it is done with the device, so that the
+// context, released next, stops the device within the run (DeviceRun's destructor). Throws
+// std::logic_error while a transfer holds a pair.
+void release_pinned_chunks(const OpenClContext& cl);
 // How many rows `row_pitch` bytes apart the largest pinned chunk holds (at least one).
 inline std::size_t rows_in_a_pinned_chunk(std::size_t row_pitch)
 {

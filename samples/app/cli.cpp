@@ -2,6 +2,7 @@
 #include "samples/app/cli.hpp"
 
 #include "samples/app/batch.hpp"
+#include "samples/app/device_run.hpp"
 #include "samples/app/messages.hpp"
 #include "samples/app/option_values.hpp"
 
@@ -251,6 +252,8 @@ int run_sample_as_asked(CLI::App& app, int argc, char** argv, CommonOptions& opt
         log_commands_of_new_contexts(options.trace.has_value());
         options.ends_the_process = true;
         body(options);
+        // The technique has returned: everything it made is released, the device stopped.
+        print_finished_run();
     });
 }
 }  // namespace

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <future>
 #include <iostream>
+#include <optional>
+#include <sstream>
 #include <utility>
 
 namespace sdk {
@@ -44,6 +46,21 @@ std::future<std::vector<std::uint8_t>> allocate_png_pixels(const std::filesystem
     if (!is_png_path(output)) return {};
     const std::size_t bytes = image.width() * image.height();
     return std::async(std::launch::async, [bytes] { return std::vector<std::uint8_t>(bytes); });
+}
+
+// A single run's table and last lines, kept from its commit until its objects are released
+// (print_finished_run).
+struct FinishedRun {
+    PipelineTimer pipeline;
+    std::ostream* log;
+    std::string after_table;  // "Wrote OUTPUT ..."
+    std::chrono::steady_clock::time_point released_from;
+};
+
+std::optional<FinishedRun>& finished_run()
+{
+    static std::optional<FinishedRun> run;
+    return run;
 }
 
 }  // namespace
@@ -105,12 +122,46 @@ void DeviceRun::run_bands(
 
 void DeviceRun::finish(const std::string& also_wrote)
 {
-    finish_run(options, log, pipeline, cl, outputs, also_wrote);
-    // A single run's process ends here, its outputs in place and reported. What is left, the
-    // run's objects released one by one (host images, the device's buffers and context: 100 ms
-    // and more on a GPU, docs/whole_run.md), is teardown that a user would wait for and needs
-    // nothing from (end_process, messages.hpp). A batch's photo returns to the batch.
-    if (options.ends_the_process) end_process(0);
+    // A batch's photo, or a run measuring the floor with the device (--floor): all now.
+    if (!options.ends_the_process || options.floor) {
+        finish_run(options, log, pipeline, cl, outputs, also_wrote);
+        if (options.ends_the_process) end_process(0);
+        return;
+    }
+    // A single run: its outputs in place now; its table once the objects the technique made
+    // are released (print_finished_run), so that the table covers the driver's stop too.
+    write_trace(options, pipeline, cl);
+    pipeline.time("put the outputs in place", 0, [&] { outputs.commit(); });
+    kept_for_the_release_ = true;
+    finished_run() = FinishedRun{std::move(pipeline), &log,
+                                 "Wrote " + printable(options.output.string()) + also_wrote + "\n",
+                                 std::chrono::steady_clock::now()};
+}
+
+DeviceRun::~DeviceRun()
+{
+    // A single run that finished is done with the device. Pinned mode's staging chunks, kept for
+    // the process's later transfers, hold the context: they go now, so that it goes with `cl`
+    // and the device stops within the table's last step.
+    if (!kept_for_the_release_) return;
+    try {
+        release_pinned_chunks(cl);
+    } catch (...) {  // the process ends anyway; the operating system frees what is left
+    }
+}
+
+void print_finished_run()
+{
+    std::optional<FinishedRun>& run = finished_run();
+    if (!run) return;
+    // From the commit to here: the technique's objects and this DeviceRun released, each
+    // buffer, kernel and program and at last the context, the device stopped with it, and the
+    // host's images freed. What remains is the process's end (end_process).
+    run->pipeline.add("release the device and memory", 0, run->released_from,
+                      std::chrono::steady_clock::now());
+    run->pipeline.print(*run->log);
+    *run->log << run->after_table;
+    run.reset();
 }
 
 void finish_run(const CommonOptions& options, std::ostream& log, PipelineTimer& pipeline,

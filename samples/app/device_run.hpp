@@ -50,6 +50,7 @@ struct BandResult {
 class DeviceRun {
 public:
     DeviceRun(const CommonOptions& options, RunSetup setup);
+    ~DeviceRun();
     DeviceRun(const DeviceRun&) = delete;  // the filters keep references to `cl`
     DeviceRun& operator=(const DeviceRun&) = delete;
 
@@ -74,10 +75,12 @@ public:
         RowConversions& conversions,
         const std::function<BandResult(const Band& band, const LoadLuminance& load)>& process);
 
-    // The epilogue: --trace's timeline, every file put in place together, the table of the
-    // steps from the program's start to here, "Wrote OUTPUT" with `also_wrote` after it, then
-    // --floor's report. A single run's process then ends (end_process, messages.hpp): a batch's
-    // photo returns.
+    // The epilogue: --trace's timeline and every file put in place together. A batch's photo
+    // then prints the table of the steps from its start and "Wrote OUTPUT" with `also_wrote`
+    // after it (finish_run). A single run keeps them until the technique's objects and this
+    // DeviceRun are released, the device stopped with them, then run_sample prints them
+    // (print_finished_run) with that release as the table's last step; with --floor it prints
+    // them now, measures the floor with the device, and ends the process.
     void finish(const std::string& also_wrote = "");
 
     const CommonOptions& options;
@@ -98,6 +101,9 @@ public:
     const OpenClContext cl;
     const MemoryChoice memory;
     const BandPlan plan;
+
+private:
+    bool kept_for_the_release_ = false;  // finish() kept a single run's table (print_finished_run)
 };
 
 // The epilogue of any sample (DeviceRun::finish's): --trace's timeline, every file put in place
@@ -105,5 +111,10 @@ public:
 // it, then --floor's report.
 void finish_run(const CommonOptions& options, std::ostream& log, PipelineTimer& pipeline,
                 const OpenClContext& cl, OutputSet& outputs, const std::string& also_wrote = "");
+
+// A single run's table and "Wrote" line, kept by DeviceRun::finish, printed with a last step for
+// the time since the commit: the run's objects released (called by run_sample once the technique
+// has returned). Nothing when no run was kept.
+void print_finished_run();
 
 }  // namespace sdk

@@ -93,13 +93,14 @@ int main(int argc, char** argv)
                                       run.pipeline.total_ms(), reference_ms);
         }
 
-        // 7. Put every file in place together, then the table of the steps from the program's
-        //    start (with --floor, what any program must move).
+        // 7. Put every file in place together. The table of the steps from the program's start
+        //    follows once the run's objects are released (with --floor, what any program must
+        //    move).
         run.finish(save_gradients ? " and its -dX, -dY images" : "");
     };
 
-    // Parse the command line and run the technique. A single run's process ends in run.finish(),
-    // its outputs in place; a batch's, or a failed run's, here: at once, the operating system
-    // freeing what is left (end_process, samples/app/messages.hpp).
+    // Parse the command line and run the technique. Once it has returned, its objects released
+    // and the device stopped with them, a single run prints its table; then the process ends at
+    // once, the operating system freeing what is left (end_process, samples/app/messages.hpp).
     sdk::end_process(sdk::run_sample(app, argc, argv, common, technique));
 }

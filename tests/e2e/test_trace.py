@@ -26,9 +26,10 @@ def run(sample, *args):
 
 
 def step_table_names(stdout):
-    """The step names of the "End to end" table, as printed, but its last two: "put the outputs
-    in place" (the trace is one of those outputs, written before they are renamed) and "between
-    the steps" (in a timeline, the gaps between its bars)."""
+    """The step names of the "End to end" table, as printed, but its last three: "put the
+    outputs in place" (the trace is one of those outputs, written before they are renamed),
+    "release the device and memory" (after the renames) and "between the steps" (in a timeline,
+    the gaps between its bars)."""
     lines = stdout.decode("utf-8", errors="replace").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("End to end")) + 2
     names = []
@@ -36,8 +37,9 @@ def step_table_names(stdout):
         if line.strip().startswith("total"):
             break
         names.append(line.rsplit(None, 3)[0].strip())  # drop ms, MB/s and share
-    assert names[-2:] == ["put the outputs in place", "between the steps"], names
-    return names[:-2]
+    assert names[-3:] == ["put the outputs in place", "release the device and memory",
+                          "between the steps"], names
+    return names[:-3]
 
 
 def printable(name):

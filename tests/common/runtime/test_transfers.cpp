@@ -132,6 +132,20 @@ TEST_P(TransferTest, ThisThreadsObserverSeesItsTransfersCommands)
     EXPECT_EQ(seen.size(), count);
 }
 
+// A buffer's first `bytes`, downloaded in `mode`.
+std::vector<unsigned char> downloaded(const OpenClContext& cl, MemoryMode mode,
+                                      const cl::Buffer& buffer, std::size_t bytes)
+{
+    std::vector<unsigned char> back(bytes, 0xA5);
+    download_bytes(
+        cl, mode, buffer, bytes,
+        [&](const unsigned char* piece, std::size_t offset, std::size_t size) {
+            std::copy(piece, piece + size, back.begin() + static_cast<std::ptrdiff_t>(offset));
+        },
+        "the test bytes");
+    return back;
+}
+
 // The flags of the mapping that holds `address`, as /proc/self/smaps lists them ("rd wr mr hg":
 // hg for MADV_HUGEPAGE); empty where there is no such file or mapping.
 std::string mapping_flags(std::uintptr_t address)
@@ -181,17 +195,32 @@ TEST(HugePages, AdviseALargeMapBufferOfACpuDevice)
     EXPECT_NE(flags_inside(advised, large).find(" hg "), std::string::npos)
         << "the mapping: " << flags_inside(advised, large);
     upload_bytes(cl, MemoryMode::map, advised, data.data(), large, "the large bytes");
-    std::vector<unsigned char> back(large, 0xA5);
-    download_bytes(
-        cl, MemoryMode::map, advised, large,
-        [&](const unsigned char* piece, std::size_t offset, std::size_t size) {
-            std::copy(piece, piece + size, back.begin() + static_cast<std::ptrdiff_t>(offset));
-        },
-        "the large bytes");
-    EXPECT_TRUE(back == data);
+    EXPECT_TRUE(downloaded(cl, MemoryMode::map, advised, large) == data);
     const cl::Buffer copied =
         create_image_buffer(cl, MemoryMode::copy, CL_MEM_READ_WRITE, large, "the copied bytes");
     EXPECT_EQ(flags_inside(copied, large).find(" hg "), std::string::npos);
+}
+
+// Pinned mode's staging chunks outlive the transfers, for the next, and hold the context; a
+// single run releases them when done with the device (DeviceRun's destructor), so that the
+// context can go. After that a transfer makes them again.
+TEST(PinnedChunks, ReleasedTheyHoldTheContextNoLongerAndComeBackWhenNeeded)
+{
+    const OpenClContext& cl = test_context();
+    const std::size_t bytes = 3 * 4096 + 5;
+    const auto data = random_bytes(bytes, 7);
+    const cl::Buffer buffer =
+        create_image_buffer(cl, MemoryMode::pinned, CL_MEM_READ_WRITE, bytes, "the test bytes");
+    upload_bytes(cl, MemoryMode::pinned, buffer, data.data(), bytes, "the test bytes");
+    ASSERT_GT(pinned_chunk_pairs(cl), 0u);
+    const cl_uint held = cl.context.getInfo<CL_CONTEXT_REFERENCE_COUNT>();
+    release_pinned_chunks(cl);
+    EXPECT_EQ(pinned_chunk_pairs(cl), 0u);
+    EXPECT_LT(cl.context.getInfo<CL_CONTEXT_REFERENCE_COUNT>(), held);
+    release_pinned_chunks(cl);  // none left: nothing to do
+
+    EXPECT_TRUE(downloaded(cl, MemoryMode::pinned, buffer, bytes) == data);
+    EXPECT_GT(pinned_chunk_pairs(cl), 0u);
 }
 
 // A command that never ran has no device time: 0, not an error.
