@@ -62,19 +62,9 @@ void check_kernel_can_address(const OpenClContext& cl, std::uint64_t elements, s
     check_fits_device(cl, bytes, what);
 }
 
-cl::Buffer create_image_buffer(const OpenClContext& cl, MemoryMode mode, cl_mem_flags kernel_access,
-                               std::size_t bytes, const std::string& what)
-{
-    // In pinned and copy modes the device buffer is plain: only the host side differs.
-    const cl_mem_flags flags =
-        kernel_access | (mode == MemoryMode::map ? CL_MEM_ALLOC_HOST_PTR : 0);
-    cl::Buffer buffer =
-        while_doing("creating the " + std::to_string(bytes) + "-byte buffer for " + what,
-                    [&] { return cl::Buffer(cl.context, flags, bytes); });
-    if (mode == MemoryMode::map) advise_huge_pages(cl, buffer, bytes, what);
-    return buffer;
-}
+namespace {
 
+// create_image_buffer's huge pages (transfers.hpp): map the new buffer once, advise, unmap.
 void advise_huge_pages(const OpenClContext& cl, const cl::Buffer& buffer, std::size_t bytes,
                        const std::string& what)
 {
@@ -102,6 +92,21 @@ void advise_huge_pages(const OpenClContext& cl, const cl::Buffer& buffer, std::s
 #else
     (void)cl, (void)buffer, (void)bytes, (void)what;
 #endif
+}
+
+}  // namespace
+
+cl::Buffer create_image_buffer(const OpenClContext& cl, MemoryMode mode, cl_mem_flags kernel_access,
+                               std::size_t bytes, const std::string& what)
+{
+    // In pinned and copy modes the device buffer is plain: only the host side differs.
+    const cl_mem_flags flags =
+        kernel_access | (mode == MemoryMode::map ? CL_MEM_ALLOC_HOST_PTR : 0);
+    cl::Buffer buffer =
+        while_doing("creating the " + std::to_string(bytes) + "-byte buffer for " + what,
+                    [&] { return cl::Buffer(cl.context, flags, bytes); });
+    if (mode == MemoryMode::map) advise_huge_pages(cl, buffer, bytes, what);
+    return buffer;
 }
 
 namespace {

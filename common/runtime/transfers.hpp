@@ -55,18 +55,14 @@ void check_kernel_can_address(const OpenClContext& cl, std::uint64_t elements, s
                               const std::string& what);
 
 // A device buffer for `bytes` of image data, allocated as `mode` wants; `kernel_access` is
-// CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY or CL_MEM_READ_WRITE.
+// CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY or CL_MEM_READ_WRITE. A CPU device's map-mode buffer of
+// 4 MB and more is advised onto huge pages (2 MB on x86-64 and arm64 Linux) before anything
+// touches it: such a device's buffers are the process's own memory, and in 4 KB pages the first
+// write to each page is a fault (6,000 for a 3264x2448 BMP's 24 MB of rows) and the exit frees
+// each page again. Only advice: the kernel may still use small pages (transparent huge pages
+// turned off, no free 2 MB of memory).
 cl::Buffer create_image_buffer(const OpenClContext& cl, MemoryMode mode, cl_mem_flags kernel_access,
                                std::size_t bytes, const std::string& what);
-
-// Asks the operating system to back a new buffer of a CPU device with huge pages (2 MB on
-// x86-64 and arm64 Linux) before anything touches it. Such a device's buffers are the process's
-// own memory: in 4 KB pages the first write to each page is a fault (6,000 for a 3264x2448 BMP's
-// 24 MB of rows) and the exit frees each page again. create_image_buffer does it in map mode;
-// elsewhere, and for buffers under 4 MB, it does nothing. Only advice: the kernel may still use
-// small pages (transparent huge pages turned off, no free 2 MB of memory).
-void advise_huge_pages(const OpenClContext& cl, const cl::Buffer& buffer, std::size_t bytes,
-                       const std::string& what);
 
 // A transfer's first and last commands, for timing it from its events: in map mode the map and
 // the unmap, in copy mode the write or read (both events the same).

@@ -15,7 +15,7 @@
 #include <future>
 #include <iostream>
 #include <optional>
-#include <sstream>
+#include <string>
 #include <utility>
 
 namespace sdk {
@@ -61,6 +61,20 @@ std::optional<FinishedRun>& finished_run()
 {
     static std::optional<FinishedRun> run;
     return run;
+}
+
+// The epilogue's first half, for every run: --trace's timeline of the run up to here, then the
+// renames (output_set.hpp), each output complete and in place, or none.
+void commit_run(const CommonOptions& options, PipelineTimer& pipeline, const OpenClContext& cl,
+                OutputSet& outputs)
+{
+    write_trace(options, pipeline, cl);
+    pipeline.time("put the outputs in place", 0, [&] { outputs.commit(); });
+}
+
+std::string wrote_line(const CommonOptions& options, const std::string& also_wrote)
+{
+    return "Wrote " + printable(options.output.string()) + also_wrote + "\n";
 }
 
 }  // namespace
@@ -130,11 +144,8 @@ void DeviceRun::finish(const std::string& also_wrote)
     }
     // A single run: its outputs in place now; its table once the objects the technique made
     // are released (print_finished_run), so that the table covers the driver's stop too.
-    write_trace(options, pipeline, cl);
-    pipeline.time("put the outputs in place", 0, [&] { outputs.commit(); });
-    kept_for_the_release_ = true;
-    finished_run() = FinishedRun{std::move(pipeline), &log,
-                                 "Wrote " + printable(options.output.string()) + also_wrote + "\n",
+    commit_run(options, pipeline, cl, outputs);
+    finished_run() = FinishedRun{std::move(pipeline), &log, wrote_line(options, also_wrote),
                                  std::chrono::steady_clock::now()};
 }
 
@@ -143,7 +154,7 @@ DeviceRun::~DeviceRun()
     // A single run that finished is done with the device. Pinned mode's staging chunks, kept for
     // the process's later transfers, hold the context: they go now, so that it goes with `cl`
     // and the device stops within the table's last step.
-    if (!kept_for_the_release_) return;
+    if (!finished_run()) return;
     try {
         release_pinned_chunks(cl);
     } catch (...) {  // the process ends anyway; the operating system frees what is left
@@ -167,13 +178,10 @@ void print_finished_run()
 void finish_run(const CommonOptions& options, std::ostream& log, PipelineTimer& pipeline,
                 const OpenClContext& cl, OutputSet& outputs, const std::string& also_wrote)
 {
-    write_trace(options, pipeline, cl);  // --trace: the timeline of this run, up to here
-    // The renames (output_set.hpp): each output complete and in place, or none.
-    pipeline.time("put the outputs in place", 0, [&] { outputs.commit(); });
-    // From the program's start to the outputs in place: all but the process's exit, which
-    // follows at once (end_process, messages.hpp).
+    commit_run(options, pipeline, cl, outputs);
+    // From the program's (or the photo's) start to the outputs in place.
     pipeline.print(log);
-    log << "Wrote " << printable(options.output.string()) << also_wrote << "\n";
+    log << wrote_line(options, also_wrote);
     // --floor: what any program must move for this job, measured now on this machine, against
     // which the steps above are read (run_floor.hpp).
     if (options.floor) report_floor(log, cl, options.input, options.output, pipeline);

@@ -101,9 +101,6 @@ public:
     const OpenClContext cl;
     const MemoryChoice memory;
     const BandPlan plan;
-
-private:
-    bool kept_for_the_release_ = false;  // finish() kept a single run's table (print_finished_run)
 };
 
 // The epilogue of any sample (DeviceRun::finish's): --trace's timeline, every file put in place

@@ -25,9 +25,9 @@ int exit_status_of(const std::string& name, const std::function<void()>& work,
 // The process ends now with `status`, its outputs in place (or, after a failure, none), standard
 // output and error flushed. What is left at a normal exit is teardown a user waits for and needs
 // nothing from: the drivers' libraries torn down and their threads joined, static objects and the
-// heap freed by hand. std::quick_exit skips it; the
-// operating system frees the process's memory and files and ends its threads anyway. Under a
-// sanitizer it exits normally, so that the leak check runs.
+// heap freed by hand. std::quick_exit skips it; the operating system frees the process's memory
+// and files and ends its threads anyway. Under a sanitizer it exits normally, so that the leak
+// check runs.
 [[noreturn]] void end_process(int status);
 
 }  // namespace sdk
