@@ -26,8 +26,9 @@ int exit_status_of(const std::string& name, const std::function<void()>& work,
 // output and error flushed. What is left at a normal exit is teardown a user waits for and needs
 // nothing from: the drivers' libraries torn down and their threads joined, static objects and the
 // heap freed by hand. std::quick_exit skips it; the operating system frees the process's memory
-// and files and ends its threads anyway. Under a sanitizer it exits normally, so that the leak
-// check runs.
+// and files and ends its threads anyway, and that freeing (a GPU driver's context torn down when
+// its device files close) is left to an heir, a child that ends after the process
+// (messages.cpp). Under a sanitizer it exits normally, so that the leak check runs.
 [[noreturn]] void end_process(int status);
 
 }  // namespace sdk

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/prctl.h>
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -144,6 +146,68 @@ TEST_F(GoodInput, PngAndJpegInPngOut)
             }
         }
     }
+}
+
+// --- The process's end: what it leaves is freed by an heir (end_process, messages.cpp). ---
+
+// The children of this process that it did not start: a sample's heir becomes one when the
+// sample ends, this process being a subreaper. Reaps them until none is left or `limit` passes;
+// their wait statuses, and whether one was still running then.
+struct Heirs {
+    std::vector<int> statuses;
+    bool one_still_running = false;
+};
+Heirs reap_heirs(std::chrono::seconds limit)
+{
+    Heirs heirs;
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+        int status = 0;
+        const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+        if (pid > 0) {
+            heirs.statuses.push_back(status);
+        } else if (pid < 0 && errno == ECHILD) {
+            return heirs;
+        } else if (std::chrono::steady_clock::now() > deadline) {
+            heirs.one_still_running = true;
+            return heirs;
+        } else {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    }
+}
+
+// Every sample ends once its outputs are in place, leaving one heir that ends right after it
+// (the freeing of its memory and its drivers' device files happens there); with
+// SDK_WAIT_FOR_TEARDOWN=1 the process frees its own and leaves none.
+TEST_F(GoodInput, EachSampleLeavesTheFreeingToOneHeirThatEndsAfterIt)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    GTEST_SKIP() << "under a sanitizer a sample exits normally, so that the leak check runs";
+#endif
+    ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0) << std::strerror(errno);
+    const fs::path input = write_input("input.bmp", valid_bmp());
+    for (const fs::path& program : samples_) {
+        for (const bool wait : {false, true}) {
+            SCOPED_TRACE(program.filename().string() + (wait ? " SDK_WAIT_FOR_TEARDOWN=1" : ""));
+            const fs::path folder =
+                outputs_ / (program.filename().string() + (wait ? "-waits" : ""));
+            fs::create_directory(folder);
+            RunOptions options;
+            options.environment["SDK_WAIT_FOR_TEARDOWN"] = wait ? "1" : "0";
+            const Outcome outcome =
+                run_program(program, {"-i", input.string(), "-o", (folder / "result.bmp").string()},
+                            inputs_, logs_, options);
+            expect_success(outcome);
+            EXPECT_TRUE(fs::exists(folder / "result.bmp"));
+            const Heirs heirs = reap_heirs(std::chrono::seconds(20));
+            EXPECT_FALSE(heirs.one_still_running) << "an heir outlived its process by 20 s";
+            ASSERT_EQ(heirs.statuses.size(), wait ? 0u : 1u);
+            for (const int status : heirs.statuses)
+                EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+        }
+    }
+    ::prctl(PR_SET_CHILD_SUBREAPER, 0);
 }
 
 }  // namespace
