@@ -24,7 +24,7 @@ namespace {
 
 // The process's end, handed on to an heir. When the last user of a process's memory and of its
 // open files is gone, the kernel frees them: every page unmapped and, for a GPU, the driver's
-// device files closed, which tears its context down (on an H200, 90-105 ms after the outputs were
+// device files closed, which tears its context down (on an H200, 90-115 ms after the outputs were
 // in place; on PoCL, 4 ms of unmapping LLVM's libraries). The heir is a child that shares the
 // process's memory (CLONE_VM: nothing copied) and holds its own copies of the drivers' device
 // files, so the process's own end frees nothing and is quick; the heir waits for the process to end
